@@ -1,0 +1,15 @@
+// The kplay-cli subcommands: each registers its options and runs against the engine.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+namespace kplay::cli {
+
+// Each returns the function that runs the command once the command line is parsed.
+std::function<int()> add_devices_command(CLI::App& app);
+std::function<int()> add_compile_command(CLI::App& app);
+std::function<int()> add_run_command(CLI::App& app);
+
+}  // namespace kplay::cli

@@ -1,0 +1,36 @@
+// `kplay-cli devices`: the GPUs the driver sees, or why there are none.
+#include <cstdio>
+#include <iostream>
+
+#include "commands.hpp"
+#include "exit_codes.hpp"
+#include "nvrtc_compiler.hpp"
+#include "report_json.hpp"
+
+namespace kplay::cli {
+
+std::function<int()> add_devices_command(CLI::App& app) {
+    auto* command = app.add_subcommand("devices", "List CUDA devices and their limits");
+    auto json = std::make_shared<bool>(false);
+    command->add_flag("--json", *json, "Print JSON (schema in docs/CLI.md)");
+    return [json] {
+        const DeviceQuery query = query_devices();
+        if (*json) {
+            nlohmann::json out = to_json(query);
+            out["nvrtc_version"] = nvrtc_version_string();
+            std::cout << out.dump(2) << "\n";
+        } else {
+            std::printf("NVRTC %s; CUDA driver %s\n", nvrtc_version_string().c_str(),
+                        query.driver.ready() ? cuda_version_string(query.driver.driver_version).c_str() : "not available");
+            for (const auto& d : query.devices)
+                std::printf("[%d] %s  %s (cc %d.%d)  %d SMs  %.1f GiB  L2 %d MiB  max smem/block %d KiB (opt-in %d KiB)\n",
+                            d.ordinal, d.name.c_str(), d.arch().c_str(), d.cc_major, d.cc_minor, d.sm_count,
+                            d.total_memory / double(1 << 30), d.l2_bytes >> 20, d.limits.max_smem_per_block >> 10,
+                            d.limits.max_smem_per_block_optin >> 10);
+            if (!query.problem().empty()) std::printf("%s\n", query.problem().c_str());
+        }
+        return query.problem().empty() ? kSuccess : kNoDevice;
+    };
+}
+
+}  // namespace kplay::cli

@@ -1,0 +1,39 @@
+// kplay-cli: the headless face of the engine, for scripts, editors, tests and benchmarks.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "commands.hpp"
+#include "exit_codes.hpp"
+
+int main(int argc, char** argv) {
+    CLI::App app{"kplay-cli: compile and run CUDA kernel files with NVRTC and the CUDA driver.\n"};
+    app.require_subcommand(1);
+    app.footer(R"(Examples:
+  kplay-cli devices
+  kplay-cli compile kernels_src/grayscale/01_seed_1d.cu
+  kplay-cli run kernels_src/grayscale/01_seed_1d.cu --image photo.jpg --out gray.png
+  kplay-cli run kernels_src/matmul/02_tiled_dynamic_smem.cu --size 1000x999x1001 --arg tw=32
+  kplay-cli run kernels_src/matmul/01_seed_naive.cu --block 32,8 --repeat 50 --json
+
+Exit codes: 0 ok, 1 compile error, 2 usage error, 3 input error (file, annotation, image, launch
+configuration), 4 no CUDA driver/device, 5 CUDA error at run time, 6 output does not match the reference.)");
+    auto devices = kplay::cli::add_devices_command(app);
+    auto compile = kplay::cli::add_compile_command(app);
+    auto run = kplay::cli::add_run_command(app);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& error) {
+        const int code = app.exit(error);
+        return code == 0 ? kplay::cli::kSuccess : kplay::cli::kUsageError;
+    }
+    try {
+        if (app.got_subcommand("devices")) return devices();
+        if (app.got_subcommand("compile")) return compile();
+        if (app.got_subcommand("run")) return run();
+    } catch (const std::exception& error) {
+        std::cerr << "kplay-cli: " << error.what() << "\n";
+        return kplay::cli::kInputError;
+    }
+    return kplay::cli::kUsageError;
+}

@@ -1,0 +1,40 @@
+// Small strict parsers: any stray character is an error naming the option.
+#include "option_parsing.hpp"
+
+#include <stdexcept>
+
+namespace kplay::cli {
+
+std::vector<int64_t> parse_dims(const std::string& text, const char* option) {
+    std::vector<int64_t> dims;
+    size_t at = 0;
+    while (at <= text.size()) {
+        const size_t comma = text.find(',', at);
+        const std::string part = text.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+        size_t used = 0;
+        long long value = 0;
+        try {
+            value = std::stoll(part, &used);
+        } catch (...) {
+            used = 0;
+        }
+        if (part.empty() || used != part.size())
+            throw std::invalid_argument(std::string(option) + " expects numbers like 256 or 16,16 (got '" + text + "')");
+        dims.push_back(value);
+        if (comma == std::string::npos) break;
+        at = comma + 1;
+    }
+    if (dims.empty() || dims.size() > 3)
+        throw std::invalid_argument(std::string(option) + " takes 1 to 3 numbers (x[,y[,z]]), got '" + text + "'");
+    return dims;
+}
+
+std::pair<std::string, std::string> parse_assignment(const std::string& text, const char* option) {
+    const auto equals = text.find('=');
+    const std::string name = text.substr(0, equals);
+    if (name.empty() || name.find_first_of(" \t") != std::string::npos)
+        throw std::invalid_argument(std::string(option) + " expects NAME=VALUE, got '" + text + "'");
+    return {name, equals == std::string::npos ? "" : text.substr(equals + 1)};
+}
+
+}  // namespace kplay::cli

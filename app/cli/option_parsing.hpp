@@ -1,0 +1,18 @@
+// Parsing of kplay-cli's compound options: dimension lists, NAME=VALUE pairs.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kplay::cli {
+
+// "256" / "16,16" / "8,8,4" -> up to 3 positive integers; throws std::invalid_argument with a message.
+std::vector<int64_t> parse_dims(const std::string& text, const char* option);
+
+// "NAME=VALUE" (VALUE may be empty: "NAME" alone means NAME=) -> pair; throws std::invalid_argument.
+std::pair<std::string, std::string> parse_assignment(const std::string& text, const char* option);
+
+}  // namespace kplay::cli

@@ -1,0 +1,172 @@
+// `kplay-cli run FILE`: compile, launch, time and check one kernel; text or JSON out.
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+
+#include "commands.hpp"
+#include "diagnostic_printer.hpp"
+#include "engine.hpp"
+#include "exit_codes.hpp"
+#include "image_io.hpp"
+#include "option_parsing.hpp"
+#include "report_json.hpp"
+
+namespace kplay::cli {
+
+namespace {
+
+struct RunOptionsCli {
+    std::string file, image, size, block, grid, out, arch;
+    int64_t smem = -1;
+    std::vector<std::string> args, defines;
+    int warmup = 3, repeat = 20, device = 0;
+    uint64_t seed = 1;
+    double tolerance = -1;
+    bool json = false, no_flush = false;
+};
+
+int exit_code_for(const RunReport& report) {
+    if (report.ok()) return report.check.passed ? kSuccess : kCheckFailed;
+    if (!report.error_code.empty() && report.error_code.rfind("CUDA", 0) == 0) return kCudaError;
+    if (report.stage == "compile") return report.compile.ok ? kInputError : kCompileError;
+    if (report.stage == "device") return kNoDevice;
+    if (report.stage == "run" || report.stage == "load" || report.stage == "check") return kCudaError;
+    return kInputError;
+}
+
+std::string human_bytes(double bytes) {
+    char text[32];
+    if (bytes >= 1 << 20) std::snprintf(text, sizeof text, "%.1f MiB", bytes / (1 << 20));
+    else if (bytes >= 1 << 10) std::snprintf(text, sizeof text, "%.1f KiB", bytes / (1 << 10));
+    else std::snprintf(text, sizeof text, "%.0f B", bytes);
+    return text;
+}
+
+void print_text(const RunReport& r) {
+    std::printf("%s: task %s, kernel %s\n", r.file.c_str(), r.task.empty() ? "?" : r.task.c_str(), r.kernel.empty() ? "?" : r.kernel.c_str());
+    if (r.spec && !r.spec->inferred.empty()) {
+        std::string inferred;
+        for (const auto& item : r.spec->inferred) inferred += (inferred.empty() ? "" : "; ") + item;
+        std::printf("  inferred   %s\n", inferred.c_str());
+    }
+    if (!r.compile.arch.empty())
+        std::printf("  compile    %s, %.1f ms (%s%s)%s\n", r.compile.arch.c_str(),
+                    r.compile.cache_hit ? r.compile.lookup_ms : r.compile.compile_ms,
+                    r.compile.cache_hit ? "cache hit" : "cache miss",
+                    r.compile.cache_hit ? (", first compile " + std::to_string(static_cast<int>(std::lround(r.compile.compile_ms))) + " ms").c_str() : "",
+                    r.compile.count(Severity::warning) ? (", " + std::to_string(r.compile.count(Severity::warning)) + " warnings").c_str() : "");
+    if (!r.compile.ok) print_diagnostics(std::cout, r.compile);
+    if (r.device) std::printf("  device     [%d] %s (%s)\n", r.device->ordinal, r.device->name.c_str(), r.device->arch().c_str());
+    const bool loaded = r.stage != "input" && r.stage != "spec" && r.stage != "compile" && r.stage != "device";
+    if (loaded && r.stage != "load") {
+        const auto& f = r.function;
+        std::printf("  module     loaded in %.2f ms; %d registers/thread, %s static smem, %s local/thread\n", r.module_load_ms,
+                    f.registers_per_thread, human_bytes(f.static_smem_bytes).c_str(), human_bytes(f.local_bytes_per_thread).c_str());
+        if (!r.input_description.empty()) std::printf("  input      %s\n", r.input_description.c_str());
+        std::printf("  launch     grid %s%s, block %s, dynamic smem %s\n", r.launch.grid.text().c_str(),
+                    r.launch.auto_grid ? " (auto)" : "", r.launch.block.text().c_str(), human_bytes(r.launch.dynamic_smem).c_str());
+        if (r.occupancy.blocks_per_sm > 0)
+            std::printf("  occupancy  %d blocks/SM, %.0f%% of the SM's threads (theoretical)\n", r.occupancy.blocks_per_sm,
+                        100 * r.occupancy.fraction);
+        std::printf("  coverage   %lld threads for %lld elements: %s\n", static_cast<long long>(r.coverage.threads),
+                    static_cast<long long>(r.coverage.elements), r.coverage.note().c_str());
+        if (!r.arguments.empty()) {
+            std::string args;
+            for (const auto& a : r.arguments)
+                args += (args.empty() ? "" : ", ") + (a.param.empty() ? "" : a.param + "=") + a.value + " (" + a.kind + ")";
+            std::printf("  args       %s\n", args.c_str());
+        }
+    }
+    if (r.ok()) {
+        std::printf("  kernel     median %.4f ms (min %.4f, max %.4f, stddev %.4f) over %d runs after %d warm-up%s\n",
+                    r.kernel_ms.median, r.kernel_ms.min, r.kernel_ms.max, r.kernel_ms.stddev, r.kernel_ms.count, r.warmup,
+                    r.l2_flushed ? ", L2 flushed" : "");
+        std::printf("  transfers  H2D %.2f ms, D2H %.2f ms; inputs made in %.1f ms; CPU reference %s\n", r.h2d_ms, r.d2h_ms,
+                    r.inputs_ms, r.check.reference_cached ? "cached" : (std::to_string(static_cast<int>(std::lround(r.check.reference_ms))) + " ms").c_str());
+        if (r.task == "matmul")
+            std::printf("  speed      %.1f GFLOP/s; %.1f GB/s of minimum traffic = %.1f%% of the copy ceiling (%.0f GB/s)\n",
+                        r.gflops, r.gbps, r.percent_of_ceiling, r.ceiling.gbps);
+        else
+            std::printf("  speed      %.1f GB/s = %.1f%% of the copy ceiling (%.0f GB/s)\n", r.gbps, r.percent_of_ceiling, r.ceiling.gbps);
+        std::printf("  check      %s\n", r.check.summary.c_str());
+        if (!r.check.first_bad.empty()) std::printf("  first bad  %s\n", r.check.first_bad.c_str());
+        std::string metrics;
+        for (const auto& m : r.check.metrics) {
+            char item[96];
+            std::snprintf(item, sizeof item, "%s=%.4g", m.name.c_str(), m.value);
+            metrics += (metrics.empty() ? "" : " ") + std::string(item);
+        }
+        std::printf("  metrics    %s\n", metrics.c_str());
+    } else {
+        std::fprintf(stderr, "kplay-cli: %s failed: %s\n", r.stage.c_str(), r.error.c_str());
+    }
+}
+
+void save_output(const RunReport& r, const std::string& path) {
+    if (r.task == "grayscale") {
+        save_gray_png(path, r.output.data(), r.output_w, r.output_h);
+        return;
+    }
+    // Matmul: the |C-R| map as a gray PNG, scaled to its maximum, so error stripes are visible.
+    float peak = 0;
+    for (float v : r.check.map) if (std::isfinite(v)) peak = std::max(peak, v);
+    std::vector<uint8_t> pixels(r.check.map.size());
+    for (size_t i = 0; i < pixels.size(); ++i)
+        pixels[i] = std::isfinite(r.check.map[i]) ? static_cast<uint8_t>(peak > 0 ? 255.0f * r.check.map[i] / peak : 0) : 255;
+    save_gray_png(path, pixels.data(), r.check.map_w, r.check.map_h);
+}
+
+}  // namespace
+
+std::function<int()> add_run_command(CLI::App& app) {
+    auto o = std::make_shared<RunOptionsCli>();
+    auto* command = app.add_subcommand("run", "Compile, launch, time and check a kernel");
+    command->add_option("FILE", o->file, "Kernel file (.cu)")->required();
+    command->add_option("--image", o->image, "Grayscale input image (PNG or JPEG); default: the built-in image");
+    command->add_option("--size", o->size, "Grayscale: WxH of the built-in image. Matmul: N, MxN or MxNxK (default 1024)");
+    command->add_option("--block", o->block, "Block size X[,Y[,Z]] (overrides the annotation)");
+    command->add_option("--grid", o->grid, "Grid: auto, or X[,Y[,Z]]");
+    command->add_option("--smem", o->smem, "Dynamic shared memory in bytes");
+    command->add_option("--arg", o->args, "Set a literal argument, e.g. tw=32 (repeatable)");
+    command->add_option("-D,--define", o->defines, "Preprocessor define NAME=VALUE (repeatable)");
+    command->add_option("--warmup", o->warmup, "Untimed launches before timing")->check(CLI::Range(0, 1000));
+    command->add_option("--repeat", o->repeat, "Timed launches (median reported)")->check(CLI::Range(1, 100000));
+    command->add_option("--seed", o->seed, "Seed of the random matmul inputs");
+    command->add_option("--tol", o->tolerance, "Check tolerance (grayscale: levels, default 1; matmul: multiple of u*sqrt(K)*|A||B|, default 2)");
+    command->add_option("--device", o->device, "Device ordinal");
+    command->add_option("--arch", o->arch, "Compile for this target instead of the device's");
+    command->add_flag("--no-l2-flush", o->no_flush, "Do not flush L2 between timed runs");
+    command->add_option("--out", o->out, "Write the output: grayscale image, or the matmul |C-R| map, as PNG");
+    command->add_flag("--json", o->json, "Print JSON (schema in docs/CLI.md)");
+    return [o] {
+        RunRequest request;
+        request.kernel_path = o->file;
+        request.inputs.image_path = o->image;
+        request.inputs.size = o->size;
+        request.inputs.seed = o->seed;
+        if (!o->block.empty()) request.block = parse_dims(o->block, "--block");
+        if (!o->grid.empty()) request.grid = o->grid == "auto" ? std::vector<int64_t>{} : parse_dims(o->grid, "--grid");
+        if (o->smem >= 0) request.smem = o->smem;
+        for (const auto& arg : o->args) request.arg_overrides.insert(parse_assignment(arg, "--arg"));
+        for (const auto& define : o->defines) request.defines.push_back(parse_assignment(define, "-D"));
+        if (o->tolerance >= 0) request.tolerance = o->tolerance;
+        request.arch = o->arch;
+        request.device = o->device;
+        request.warmup = o->warmup;
+        request.repeat = o->repeat;
+        request.flush_l2 = !o->no_flush;
+        request.keep_outputs = !o->out.empty();
+
+        Engine engine(default_engine_config());
+        const RunReport report = engine.run(request);
+        if (o->json) std::cout << to_json(report).dump(2) << "\n";
+        else print_text(report);
+        if (report.ok() && !o->out.empty()) {
+            save_output(report, o->out);
+            if (!o->json) std::printf("  output     written to %s\n", o->out.c_str());
+        }
+        return exit_code_for(report);
+    };
+}
+
+}  // namespace kplay::cli

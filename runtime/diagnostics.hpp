@@ -1,0 +1,31 @@
+// Compiler diagnostics as values: parsed from NVRTC's log, printed the way editors expect (gcc style).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kplay {
+
+enum class Severity { error, warning, remark };
+
+struct Diagnostic {
+    std::string file;         // as NVRTC names it (kplay passes the user's path), empty for global errors
+    int line = 0;             // 1-based, 0 when the message has no location
+    int column = 0;           // 1-based from NVRTC's caret line, 0 when there is no caret
+    Severity severity = Severity::error;
+    std::string code;         // NVRTC's diagnostic number such as "177-D", when given
+    std::string message;
+    std::string source_line;  // the offending line as NVRTC echoed it, without its indent prefix
+    std::string context;      // follow-up lines such as "detected during instantiation of ..."
+};
+
+const char* severity_name(Severity severity);
+
+// Splits an NVRTC program log into diagnostics. Handles CRLF logs; ignores the summary lines.
+std::vector<Diagnostic> parse_nvrtc_log(std::string_view log);
+
+// "path:line:col: error: message" (column and line omitted when unknown), as gcc and clang print it.
+std::string format_gcc_style(const Diagnostic& diagnostic);
+
+}  // namespace kplay

@@ -1,0 +1,381 @@
+// The path of one run, stage by stage; each stage hands a value to the next and nothing reaches back.
+#include "engine.hpp"
+
+#include <chrono>
+
+#include "cache_dir.hpp"
+#include "cuda_context.hpp"
+#include "cuda_handles.hpp"
+#include "driver.hpp"
+#include "error.hpp"
+#include "install_paths.hpp"
+#include "source_scan.hpp"
+#include "task_registry.hpp"
+
+namespace kplay {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Later definitions of the same name win, so request defines override the annotation's.
+std::vector<std::pair<std::string, std::string>> merge_defines(std::vector<std::pair<std::string, std::string>> base,
+                                                                const std::vector<std::pair<std::string, std::string>>& extra) {
+    for (const auto& [name, value] : extra) {
+        bool replaced = false;
+        for (auto& entry : base)
+            if (entry.first == name) { entry.second = value; replaced = true; }
+        if (!replaced) base.emplace_back(name, value);
+    }
+    return base;
+}
+
+std::string to_ptx_arch(const std::string& arch) {
+    return arch.rfind("sm_", 0) == 0 ? "compute_" + arch.substr(3) : arch;
+}
+
+// The architecture to compile for: the request's, else the device's exact chip, else the default PTX.
+std::string choose_arch(const std::string& requested, bool want_ptx, int device) {
+    std::string arch = requested;
+    if (arch.empty()) {
+        const DeviceQuery query = query_devices();
+        arch = device < static_cast<int>(query.devices.size()) ? query.devices[device].arch() : kDefaultArch;
+    }
+    if (want_ptx) arch = to_ptx_arch(arch);
+    check_arch_supported(arch);
+    return arch;
+}
+
+Dim3 to_dim3(const std::vector<int64_t>& values) {
+    Dim3 dim;
+    if (values.size() > 0) dim.x = values[0];
+    if (values.size() > 1) dim.y = values[1];
+    if (values.size() > 2) dim.z = values[2];
+    return dim;
+}
+
+std::vector<int64_t> evaluate_all(const std::vector<std::string>& expressions, const NamedValues& names, const char* what) {
+    std::vector<int64_t> values;
+    for (const auto& expression : expressions) {
+        try {
+            values.push_back(evaluate_int_expr(expression, names));
+        } catch (const InputError& error) {
+            throw InputError(std::string(what) + ": " + error.what());
+        }
+    }
+    return values;
+}
+
+// Sticky faults leave this process's CUDA context unusable (measured on an H200): say so plainly.
+bool is_sticky(int code) {
+    switch (code) {
+        case CUDA_ERROR_ILLEGAL_ADDRESS: case CUDA_ERROR_MISALIGNED_ADDRESS: case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+        case CUDA_ERROR_HARDWARE_STACK_ERROR: case CUDA_ERROR_INVALID_PC: case CUDA_ERROR_LAUNCH_FAILED:
+        case CUDA_ERROR_ASSERT: case CUDA_ERROR_INVALID_ADDRESS_SPACE: case CUDA_ERROR_ECC_UNCORRECTABLE:
+            return true;
+        default:
+            return false;
+    }
+}
+
+}  // namespace
+
+EngineConfig default_engine_config() {
+    EngineConfig config;
+    config.cache_dir = default_cache_dir();
+    const fs::path kernels = kernels_dir();
+    if (!kernels.empty()) config.kernels_include_dir = kernels / "include";
+    config.cuda_include_dir = cuda_include_dir();
+    return config;
+}
+
+// Per-device state that outlives one run: the context and the measured copy ceiling.
+struct Engine::DeviceState {
+    DeviceInfo info;
+    PrimaryContext context;
+    std::optional<CopyCeiling> ceiling;
+    bool poisoned = false;  // a sticky fault happened; the context cannot be used again in this process
+    DeviceState(DeviceInfo device) : info(std::move(device)), context(info.ordinal) {}
+};
+
+Engine::Engine(EngineConfig config) : config_(std::move(config)), cache_(config_.cache_dir) {}
+
+Engine::~Engine() = default;
+
+DeviceQuery Engine::devices() const { return query_devices(); }
+
+Engine::DeviceState& Engine::device_state(int ordinal) {
+    auto& slot = devices_[ordinal];
+    if (!slot) slot = std::make_unique<DeviceState>(describe_device(ordinal));
+    slot->context.make_current();
+    return *slot;
+}
+
+CompileRequest Engine::make_compile_request(const std::string& source, const fs::path& path,
+                                            const std::vector<std::string>& names, const std::string& arch,
+                                            const std::vector<std::pair<std::string, std::string>>& defines) const {
+    CompileRequest request;
+    request.source = source;
+    request.source_path = path.string();
+    request.name_expressions = names;
+    request.options.arch = arch;
+    if (!config_.kernels_include_dir.empty()) request.options.include_dirs.push_back(config_.kernels_include_dir.string());
+    if (!config_.cuda_include_dir.empty()) request.options.include_dirs.push_back(config_.cuda_include_dir.string());
+    request.options.defines = defines;
+    return request;
+}
+
+CompileFileResult Engine::compile_file(const CompileFileRequest& request) {
+    CompileFileResult result;
+    std::string source;
+    std::string arch;
+    try {
+        source = request.source ? *request.source : read_source_file(request.path);
+        arch = choose_arch(request.arch, request.want_ptx, 0);
+    } catch (const InputError& error) {
+        result.input_error = error.what();
+        return result;
+    }
+    std::vector<std::string> names;
+    std::vector<std::pair<std::string, std::string>> defines = request.defines;
+    try {
+        KernelSpec spec = resolve_kernel_spec(source, request.path);
+        names.push_back(spec.kernel);
+        defines = merge_defines(spec.defines, request.defines);
+        result.spec = std::move(spec);
+    } catch (const InputError& error) {
+        result.spec_problem = error.what();  // still compile: the diagnostics are what the user wants
+    }
+    result.compile = cache_.compile(make_compile_request(source, request.path, names, arch, defines));
+    return result;
+}
+
+RunReport Engine::run(const RunRequest& request) {
+    RunReport report;
+    report.file = request.kernel_path.string();
+    try {
+        run_stages(request, report);
+    } catch (const ApiError& error) {
+        report.error = error.what();
+        report.error_code = error.code_name();
+        if (error.api() == "CUDA" && is_sticky(error.code())) {
+            if (auto found = devices_.find(request.device); found != devices_.end()) found->second->poisoned = true;
+            report.error += ". This fault leaves the process's CUDA context unusable: restart kplay to run again.";
+        }
+    } catch (const InputError& error) {
+        report.error = error.what();
+    } catch (const std::bad_alloc&) {
+        report.error = "Out of host memory while preparing the run; try smaller inputs.";
+    } catch (const std::exception& error) {
+        report.error = std::string("Unexpected error: ") + error.what();
+    }
+    report.compile.binary.clear();  // the report carries diagnostics, not the binary
+    return report;
+}
+
+void Engine::run_stages(const RunRequest& request, RunReport& report) {
+    // Spec.
+    report.stage = "input";
+    const std::string source = request.source ? *request.source : read_source_file(request.kernel_path);
+    report.stage = "spec";
+    KernelSpec spec = resolve_kernel_spec(source, request.kernel_path);
+    spec.defines = merge_defines(spec.defines, request.defines);
+    report.task = spec.task;
+    report.kernel = spec.kernel;
+    report.spec = spec;
+    const Task& task = *find_task(spec.task);
+
+    // Compile (diagnostics even without a device).
+    report.stage = "compile";
+    const DeviceQuery devices = query_devices();
+    const bool have_device = devices.problem().empty() && request.device < static_cast<int>(devices.devices.size());
+    const std::string arch = choose_arch(request.arch, false, request.device);
+    report.compile = cache_.compile(make_compile_request(source, request.kernel_path, {spec.kernel}, arch, spec.defines));
+    if (!report.compile.ok) {
+        const int errors = report.compile.count(Severity::error);
+        report.error = errors ? std::to_string(errors) + (errors == 1 ? " compile error" : " compile errors")
+                              : "Compilation failed: " + report.compile.failure;
+        return;
+    }
+    report.lowered_name = report.compile.lowered_names.at(spec.kernel);
+
+    // Device.
+    report.stage = "device";
+    if (!have_device) {
+        report.error = devices.problem().empty()
+                           ? "No CUDA device " + std::to_string(request.device) + " (the driver reports " +
+                                 std::to_string(devices.devices.size()) + ")."
+                           : devices.problem();
+        return;
+    }
+    DeviceState& device = device_state(request.device);
+    report.device = device.info;
+    if (device.poisoned)
+        throw InputError("An earlier kernel fault left this process's CUDA context unusable; restart kplay to run again.");
+    if (!report.compile.is_cubin && request.arch.empty()) {
+        // unreachable by construction (choose_arch gives sm_XX with a device), kept as a guard
+        throw InputError("Internal: expected a CUBIN for the device.");
+    }
+
+    // Module.
+    report.stage = "load";
+    auto load_start = std::chrono::steady_clock::now();
+    const Module module = Module::load(report.compile.binary);
+    const KernelFunction function = module.function(report.lowered_name);
+    report.module_load_ms = ms_since(load_start);
+    report.function = function.attributes();
+
+    // Inputs.
+    report.stage = "inputs";
+    auto inputs_start = std::chrono::steady_clock::now();
+    TaskData data = task.make_inputs(request.inputs);
+    report.inputs_ms = ms_since(inputs_start);
+    report.input_description = data.description;
+
+    // Launch configuration.
+    report.stage = "launch";
+    NamedValues names = data.values;
+    const NamedValues literals = literal_arguments(spec.args, request.arg_overrides, data.values);
+    names.insert(literals.begin(), literals.end());
+    LaunchConfig launch;
+    launch.block = to_dim3(request.block ? *request.block : evaluate_all(spec.block, names, "block"));
+    const std::vector<int64_t> grid = request.grid ? *request.grid : evaluate_all(spec.grid, names, "grid");
+    const auto extent = task.extent(data, spec.launch_dims);
+    launch.auto_grid = grid.empty();
+    launch.grid = launch.auto_grid ? auto_grid(extent, launch.block) : to_dim3(grid);
+    launch.dynamic_smem = request.smem ? *request.smem
+                          : spec.smem.empty() ? 0
+                                              : evaluate_all({spec.smem}, names, "smem").front();
+    report.launch = launch;
+    report.coverage = compute_coverage(launch, extent, spec.launch_dims);
+    const auto problems = validate_launch(launch, device.info.limits, &report.function);
+    if (!problems.empty()) {
+        std::string text = "Invalid launch configuration:";
+        for (const auto& problem : problems) text += "\n  - " + problem;
+        throw InputError(text);
+    }
+    if (launch.dynamic_smem > device.info.limits.max_smem_per_block)
+        function.allow_dynamic_smem(static_cast<int>(launch.dynamic_smem));
+    const int block_threads = static_cast<int>(launch.block.volume());
+    report.occupancy.blocks_per_sm = function.max_active_blocks_per_sm(block_threads, launch.dynamic_smem);
+    const int warps_per_block = (block_threads + device.info.limits.warp_size - 1) / device.info.limits.warp_size;
+    report.occupancy.fraction = device.info.max_threads_per_sm > 0
+                                    ? static_cast<double>(report.occupancy.blocks_per_sm * warps_per_block * device.info.limits.warp_size) /
+                                          device.info.max_threads_per_sm
+                                    : 0;
+
+    // Device buffers and arguments.
+    report.stage = "run";
+    auto h2d_start = std::chrono::steady_clock::now();
+    std::vector<DeviceBuffer> buffers;
+    std::map<std::string, uint64_t> pointers;
+    for (const HostBuffer& host : data.buffers) {
+        buffers.emplace_back(host.bytes());
+        if (!host.is_output) buffers.back().upload(host.data.data(), host.bytes());
+        pointers[host.name] = buffers.back().get();
+    }
+    report.h2d_ms = ms_since(h2d_start);
+    const KernelDecl* declaration = spec.declaration();
+    report.arguments = bind_arguments(spec.kernel, spec.args, names, pointers, report.function.params, declaration);
+    std::vector<void*> argument_pointers;
+    for (auto& argument : report.arguments) argument_pointers.push_back(argument.storage);
+
+    Stream stream = Stream::create();
+    Event start = Event::create(), stop = Event::create();
+    DeviceBuffer l2_flush;
+    if (request.flush_l2 && device.info.l2_bytes > 0) l2_flush = DeviceBuffer(2 * static_cast<size_t>(device.info.l2_bytes));
+    report.l2_flushed = static_cast<bool>(l2_flush.get());
+
+    int launch_index = 0;
+    auto poison_outputs = [&] {
+        for (size_t i = 0; i < data.buffers.size(); ++i) {
+            const HostBuffer& host = data.buffers[i];
+            if (!host.is_output) continue;
+            const uint32_t pattern = host.poison[launch_index % 2];
+            if (host.type == ElementType::u8) buffers[i].fill_bytes(static_cast<unsigned char>(pattern), stream);
+            else buffers[i].fill_words(pattern, stream);
+        }
+        ++launch_index;
+    };
+    auto launch_kernel = [&] {
+        KPLAY_CU(driver_api().cuLaunchKernel(function.get(), static_cast<unsigned>(launch.grid.x), static_cast<unsigned>(launch.grid.y),
+                                             static_cast<unsigned>(launch.grid.z), static_cast<unsigned>(launch.block.x),
+                                             static_cast<unsigned>(launch.block.y), static_cast<unsigned>(launch.block.z),
+                                             static_cast<unsigned>(launch.dynamic_smem), stream.get(), argument_pointers.data(),
+                                             nullptr));
+    };
+    auto download_outputs = [&](std::vector<HostBuffer>* into) {
+        for (size_t i = 0; i < data.buffers.size(); ++i) {
+            HostBuffer& host = data.buffers[i];
+            if (!host.is_output) continue;
+            host.data.resize(host.bytes());
+            buffers[i].download(host.data.data(), host.bytes());
+            if (into) into->push_back(host);
+        }
+    };
+
+    // Two checked launches with different poison, so an unwritten element can never pass.
+    std::vector<HostBuffer> first_outputs;
+    poison_outputs();
+    launch_kernel();
+    stream.synchronize();
+    download_outputs(&first_outputs);
+    poison_outputs();
+    launch_kernel();
+    stream.synchronize();
+    auto d2h_start = std::chrono::steady_clock::now();
+    download_outputs(nullptr);
+    report.d2h_ms = ms_since(d2h_start);
+
+    // Timing: warm-ups, then repeats each preceded (outside the events) by poison and an L2 flush.
+    report.warmup = std::max(0, request.warmup);
+    for (int i = 0; i < report.warmup; ++i) {
+        poison_outputs();
+        launch_kernel();
+    }
+    std::vector<double> samples;
+    for (int i = 0; i < std::max(1, request.repeat); ++i) {
+        poison_outputs();
+        if (l2_flush.get()) l2_flush.fill_bytes(static_cast<unsigned char>(i), stream);
+        start.record(stream);
+        launch_kernel();
+        stop.record(stream);
+        stop.synchronize();
+        samples.push_back(Event::elapsed_ms(start, stop));
+    }
+    report.kernel_ms = summarize_timings(samples);
+
+    report.bytes = task.bytes_moved(data);
+    report.flops = task.flops(data);
+    if (report.kernel_ms.median > 0) {
+        report.gbps = report.bytes / (report.kernel_ms.median * 1e-3) / 1e9;
+        report.gflops = report.flops / (report.kernel_ms.median * 1e-3) / 1e9;
+    }
+    if (request.measure_ceiling) {
+        if (!device.ceiling) device.ceiling = device_copy_ceiling(device.info, config_.cache_dir);
+        report.ceiling = *device.ceiling;
+        if (report.ceiling.gbps > 0) report.percent_of_ceiling = 100.0 * report.gbps / report.ceiling.gbps;
+    }
+
+    // Check against the CPU reference.
+    report.stage = "check";
+    const double tolerance = request.tolerance ? *request.tolerance : spec.tolerance ? *spec.tolerance : -1.0;
+    report.check = task.check(data, first_outputs, tolerance, request.keep_outputs);
+    if (request.keep_outputs) {
+        for (const HostBuffer& host : data.buffers)
+            if (host.is_output) {
+                report.output = host.data;
+                break;
+            }
+        const auto shape = task.extent(data, 2);
+        report.output_w = static_cast<int>(shape[0]);
+        report.output_h = static_cast<int>(shape[1]);
+    }
+    report.stage = "done";
+}
+
+}  // namespace kplay

@@ -1,0 +1,138 @@
+// The engine: request/response values in, so callers (CLI, tests, later the worker process) can host it
+// in-process or across a process boundary without changing.
+//
+//   RunRequest -> spec -> compile (cache) -> module -> inputs -> bind + validate -> launch, time -> check
+//              -> RunReport
+//
+// No request throws: every failure becomes RunReport::error with the stage it happened in.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "argument_binding.hpp"
+#include "compile_cache.hpp"
+#include "copy_ceiling.hpp"
+#include "device_info.hpp"
+#include "kernel_spec.hpp"
+#include "launch_config.hpp"
+#include "module.hpp"
+#include "nvrtc_compiler.hpp"
+#include "task.hpp"
+#include "timing_stats.hpp"
+
+namespace kplay {
+
+struct EngineConfig {
+    std::filesystem::path cache_dir;            // empty: memory-only compile cache
+    std::filesystem::path kernels_include_dir;  // holds kplay.cuh
+    std::filesystem::path cuda_include_dir;     // holds cuda_fp16.h
+};
+
+// The configuration a program gets by default: the XDG cache, the located kernels_src and toolkit.
+EngineConfig default_engine_config();
+
+// The default architecture when no device says otherwise (PTX for it).
+constexpr const char* kDefaultArch = "compute_90";
+
+struct CompileFileRequest {
+    std::filesystem::path path;
+    std::optional<std::string> source;  // use this text instead of reading the file
+    std::string arch;                   // empty: the device's sm_XX, or kDefaultArch without a device
+    bool want_ptx = false;              // PTX even when a device is present
+    std::vector<std::pair<std::string, std::string>> defines;
+};
+
+struct CompileFileResult {
+    CompileResult compile;
+    std::optional<KernelSpec> spec;  // when the file's spec could be resolved
+    std::string spec_problem;        // why not, otherwise (compiling goes on without name expressions)
+    std::string input_error;         // the file could not be read or the arch is unknown: nothing compiled
+};
+
+struct RunRequest {
+    std::filesystem::path kernel_path;
+    std::optional<std::string> source;  // use this text instead of reading the file
+    InputRequest inputs;
+    std::optional<std::vector<int64_t>> block;  // overrides the spec
+    std::optional<std::vector<int64_t>> grid;   // overrides the spec; empty vector = auto
+    std::optional<int64_t> smem;
+    std::map<std::string, std::string> arg_overrides;                 // literal arguments, e.g. tw=32
+    std::vector<std::pair<std::string, std::string>> defines;         // added to / override the spec's
+    std::optional<double> tolerance;
+    std::string arch;  // empty: the device's
+    int device = 0;
+    int warmup = 3;
+    int repeat = 20;
+    bool flush_l2 = true;
+    bool measure_ceiling = true;
+    bool keep_outputs = false;  // keep output bytes and the diff/error map (the window wants them)
+};
+
+struct RunReport {
+    // Stages, in order; `stage` names where the run stopped ("done" when it went through).
+    std::string stage = "input";
+    std::string error;       // empty on success; a message for the user otherwise
+    std::string error_code;  // CUDA_ERROR_... / NVRTC_ERROR_... when an API call failed
+
+    std::string file, task, kernel, lowered_name;
+    std::optional<KernelSpec> spec;
+    CompileResult compile;  // binary dropped
+    std::optional<DeviceInfo> device;
+    FunctionAttributes function;
+    Occupancy occupancy;
+    double module_load_ms = 0;
+    LaunchConfig launch;
+    Coverage coverage;
+    std::vector<BoundArgument> arguments;
+    std::string input_description;
+
+    TimingStats kernel_ms;
+    int warmup = 0;
+    bool l2_flushed = false;
+    double h2d_ms = 0, d2h_ms = 0, inputs_ms = 0;
+    double bytes = 0, flops = 0;
+    double gbps = 0, gflops = 0;
+    CopyCeiling ceiling;
+    double percent_of_ceiling = 0;
+    CheckReport check;
+
+    // keep_outputs: the first output buffer's bytes (gray image / fp32 C) and its shape.
+    std::vector<unsigned char> output;
+    int output_w = 0, output_h = 0;
+
+    bool ok() const { return error.empty() && stage == "done"; }
+    bool passed() const { return ok() && check.passed; }
+};
+
+class Engine {
+public:
+    explicit Engine(EngineConfig config);
+    ~Engine();
+    Engine(const Engine&) = delete;
+    Engine& operator=(const Engine&) = delete;
+
+    DeviceQuery devices() const;
+    CompileFileResult compile_file(const CompileFileRequest& request);
+    RunReport run(const RunRequest& request);
+    const EngineConfig& config() const { return config_; }
+
+private:
+    struct DeviceState;
+    DeviceState& device_state(int ordinal);
+    CompileRequest make_compile_request(const std::string& source, const std::filesystem::path& path,
+                                        const std::vector<std::string>& names, const std::string& arch,
+                                        const std::vector<std::pair<std::string, std::string>>& defines) const;
+    void run_stages(const RunRequest& request, RunReport& report);
+
+    EngineConfig config_;
+    CompileCache cache_;
+    std::map<int, std::unique_ptr<DeviceState>> devices_;
+};
+
+}  // namespace kplay

@@ -1,0 +1,35 @@
+// Reading and writing images: PNG and JPEG in through stb_image, PNG out through stb_image_write.
+//
+// Decoding is guarded: a dimension cap per side and a byte budget are checked from the header before any
+// pixel is decoded, so a hostile file cannot make kplay allocate gigabytes.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace kplay {
+
+constexpr int kMaxImageSide = 16384;
+constexpr int64_t kMaxImageFileBytes = 512ll << 20;
+constexpr int64_t kMaxImagePixels = 16384ll * 16384;
+
+// Planar RGB: plane c (0=R, 1=G, 2=B) holds height*width bytes, row-major.
+struct PlanarImage {
+    int width = 0;
+    int height = 0;
+    std::vector<uint8_t> planes;  // 3 * width * height
+    size_t pixels() const { return static_cast<size_t>(width) * height; }
+};
+
+// Loads PNG or JPEG; gray and gray+alpha are replicated to RGB, alpha is dropped, 16-bit is scaled to 8.
+// Throws InputError with a clear message for a missing, empty, corrupt, unsupported or oversized file.
+PlanarImage load_image(const std::filesystem::path& path);
+PlanarImage decode_image(const std::string& bytes, const std::string& name_for_messages);
+
+// Writes a single-channel (gray) or planar-RGB image as PNG; throws InputError when it cannot.
+void save_gray_png(const std::filesystem::path& path, const uint8_t* pixels, int width, int height);
+void save_planar_png(const std::filesystem::path& path, const PlanarImage& image);
+
+}  // namespace kplay

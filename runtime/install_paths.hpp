@@ -1,0 +1,15 @@
+// Where kplay finds its own files at run time: kernels_src (with include/kplay.cuh) and the CUDA headers.
+#pragma once
+
+#include <filesystem>
+
+namespace kplay {
+
+// KPLAY_KERNELS_DIR, else the source tree the program was built from, else a kernels_src folder found
+// above the executable or the working directory. Empty when none exists.
+std::filesystem::path kernels_dir();
+
+// KPLAY_CUDA_INCLUDE, else the toolkit include folder found at build time, else /usr/local/cuda/include.
+std::filesystem::path cuda_include_dir();
+
+}  // namespace kplay

@@ -1,0 +1,45 @@
+// Facts read from a kernel file's text without compiling it: its kernels and the headers it includes.
+//
+// The kernel list lets kplay infer which kernel to run and, when a requested name is missing, list the
+// kernels the file does have. The include list makes the compile cache key cover header contents.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kplay {
+
+struct KernelParam {
+    std::string type;  // as written, e.g. "unsigned char*", "const float *__restrict__", "int"
+    std::string name;
+    bool is_pointer() const;
+};
+
+struct KernelDecl {
+    std::string name;
+    bool is_template = false;
+    bool is_extern_c = false;
+    std::vector<KernelParam> params;
+    int line = 0;
+};
+
+// Reads a kernel file: strips a UTF-8 byte-order mark (NVRTC would see it as text); keeps line endings.
+// Throws InputError with a clear message when the file is missing, unreadable or not text.
+std::string read_source_file(const std::filesystem::path& path);
+
+// Replaces comments and string/char literals with spaces, keeping every newline, so offsets and lines hold.
+std::string blank_comments_and_strings(std::string_view source);
+
+// Every __global__ function defined or declared in the source, in order of appearance, without repeats.
+std::vector<KernelDecl> find_kernels(std::string_view source);
+
+// Headers reachable through #include from the source, resolved against `search_dirs` (in order) with
+// quoted includes also tried next to the including file. Returns absolute paths of the files found.
+// Unresolved names (toolkit and built-in headers) are returned in `unresolved`.
+std::vector<std::filesystem::path> find_included_files(std::string_view source, const std::filesystem::path& source_dir,
+                                                       const std::vector<std::filesystem::path>& search_dirs,
+                                                       std::vector<std::string>* unresolved = nullptr);
+
+}  // namespace kplay
