@@ -1,11 +1,11 @@
-// stb_image is built here with only the PNG and JPEG decoders.
+// stb_image is built here with only the PNG and JPEG decoders. Its own size limit stays at the default so
+// that stbi_info reports a huge image's real size and kplay's cap can name it before anything is decoded.
 #include "image_io.hpp"
 
 #define STB_IMAGE_IMPLEMENTATION
 #define STBI_ONLY_PNG
 #define STBI_ONLY_JPEG
 #define STBI_NO_STDIO
-#define STBI_MAX_DIMENSIONS kplay::kMaxImageSide
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
@@ -29,6 +29,36 @@ namespace kplay {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// Reads width and height from a PNG or JPEG header without decoding, for the message when stb refuses
+// an image as too large to even describe. Returns false when the header is not understood.
+bool peek_image_size(const std::string& bytes, int64_t& width, int64_t& height) {
+    auto byte = [&](size_t at) { return static_cast<int64_t>(static_cast<unsigned char>(bytes[at])); };
+    auto be32 = [&](size_t at) { return (byte(at) << 24) | (byte(at + 1) << 16) | (byte(at + 2) << 8) | byte(at + 3); };
+    if (bytes.size() >= 24 && bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0 && bytes.compare(12, 4, "IHDR") == 0) {
+        width = be32(16);
+        height = be32(20);
+        return true;
+    }
+    if (bytes.size() < 4 || byte(0) != 0xFF || byte(1) != 0xD8) return false;
+    for (size_t at = 2; at + 9 < bytes.size();) {
+        if (byte(at) != 0xFF) return false;
+        const int64_t marker = byte(at + 1);
+        const size_t length = static_cast<size_t>((byte(at + 2) << 8) | byte(at + 3));
+        const bool start_of_frame = marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC;
+        if (start_of_frame) {
+            height = (byte(at + 5) << 8) | byte(at + 6);
+            width = (byte(at + 7) << 8) | byte(at + 8);
+            return true;
+        }
+        at += 2 + length;
+    }
+    return false;
+}
+
+}  // namespace
+
 PlanarImage decode_image(const std::string& bytes, const std::string& name) {
     if (bytes.empty()) throw InputError("Image " + name + " is empty (0 bytes).");
     if (static_cast<int64_t>(bytes.size()) > kMaxImageFileBytes)
@@ -39,6 +69,11 @@ PlanarImage decode_image(const std::string& bytes, const std::string& name) {
     int width = 0, height = 0, channels = 0;
     if (!stbi_info_from_memory(data, length, &width, &height, &channels)) {
         const char* why = stbi_failure_reason();
+        int64_t claimed_width = 0, claimed_height = 0;
+        if (peek_image_size(bytes, claimed_width, claimed_height) &&
+            (claimed_width > kMaxImageSide || claimed_height > kMaxImageSide))
+            throw InputError("Image " + name + " is " + std::to_string(claimed_width) + "x" + std::to_string(claimed_height) +
+                             "; kplay accepts at most " + std::to_string(kMaxImageSide) + " pixels per side.");
         throw InputError("Cannot read " + name + ": not a PNG or JPEG image" + (why ? std::string(" (") + why + ")" : "") + ".");
     }
     if (width <= 0 || height <= 0 || width > kMaxImageSide || height > kMaxImageSide ||

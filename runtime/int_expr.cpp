@@ -40,17 +40,22 @@ private:
         return false;
     }
 
-    int64_t checked(bool overflowed, int64_t value) const {
-        if (overflowed) fail("integer overflow");
-        return value;
+    // Applies a __builtin_*_overflow operation; the overflow flag is read before the result is used.
+    template <typename Operation>
+    int64_t checked(Operation operation, int64_t a, int64_t b) const {
+        int64_t out = 0;
+        if (operation(a, b, &out)) fail("integer overflow");
+        return out;
     }
+    static bool add(int64_t a, int64_t b, int64_t* out) { return __builtin_add_overflow(a, b, out); }
+    static bool subtract(int64_t a, int64_t b, int64_t* out) { return __builtin_sub_overflow(a, b, out); }
+    static bool multiply(int64_t a, int64_t b, int64_t* out) { return __builtin_mul_overflow(a, b, out); }
 
     int64_t sum() {
         int64_t value = product();
         for (;;) {
-            int64_t rhs = 0, out = 0;
-            if (take('+')) { rhs = product(); value = checked(__builtin_add_overflow(value, rhs, &out), out); }
-            else if (take('-')) { rhs = product(); value = checked(__builtin_sub_overflow(value, rhs, &out), out); }
+            if (take('+')) value = checked(add, value, product());
+            else if (take('-')) value = checked(subtract, value, product());
             else return value;
         }
     }
@@ -58,8 +63,7 @@ private:
     int64_t product() {
         int64_t value = unary();
         for (;;) {
-            int64_t out = 0;
-            if (take('*')) { const int64_t rhs = unary(); value = checked(__builtin_mul_overflow(value, rhs, &out), out); }
+            if (take('*')) value = checked(multiply, value, unary());
             else if (take('/')) { const int64_t rhs = unary(); if (rhs == 0) fail("division by zero"); value /= rhs; }
             else if (take('%')) { const int64_t rhs = unary(); if (rhs == 0) fail("division by zero"); value %= rhs; }
             else return value;
@@ -67,10 +71,7 @@ private:
     }
 
     int64_t unary() {
-        if (take('-')) {
-            int64_t out = 0;
-            return checked(__builtin_sub_overflow(int64_t{0}, unary(), &out), out);
-        }
+        if (take('-')) return checked(subtract, 0, unary());
         if (take('+')) return unary();
         return primary();
     }
@@ -123,8 +124,7 @@ private:
         if (name == "max") return a > b ? a : b;
         if (name == "cdiv") {
             if (b == 0) fail("division by zero in cdiv");
-            int64_t out = 0;
-            return checked(__builtin_add_overflow(a, b - 1, &out), out) / b;
+            return checked(add, a, b - 1) / b;
         }
         at_ = start;
         fail("unknown function '" + name + "' (known: cdiv, min, max)");

@@ -1,0 +1,85 @@
+// Binding spec arguments to a kernel's real parameter layout, and the messages for wrong bindings.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "argument_binding.hpp"
+#include "error.hpp"
+
+using namespace kplay;
+
+namespace {
+std::vector<ParamLayout> layout(std::initializer_list<size_t> sizes) {
+    std::vector<ParamLayout> params;
+    size_t offset = 0;
+    for (size_t size : sizes) {
+        offset = (offset + size - 1) / size * size;
+        params.push_back({offset, size});
+        offset += size;
+    }
+    return params;
+}
+KernelDecl declaration(const std::string& source) { return find_kernels(source).front(); }
+std::string error_of(const std::function<void()>& call) {
+    try {
+        call();
+    } catch (const InputError& error) {
+        return error.what();
+    }
+    return "";
+}
+}  // namespace
+
+TEST(ArgumentBinding, BindsPointersScalarsAndLiterals) {
+    const KernelDecl decl = declaration("__global__ void k(float *m, float *n, float *out, int h, int w, int k, int tw) {}");
+    const NamedValues values{{"M", 100}, {"N", 50}, {"K", 30}};
+    const std::vector<std::string> args{"a", "b", "c", "M", "N", "K", "tw=16"};
+    NamedValues names = values;
+    const NamedValues literals = literal_arguments(args, {{"tw", "32"}}, values);
+    EXPECT_EQ(literals.at("tw"), 32);
+    names.insert(literals.begin(), literals.end());
+    const auto bound = bind_arguments("k", args, names, {{"a", 0x1000}, {"b", 0x2000}, {"c", 0x3000}},
+                                      layout({8, 8, 8, 4, 4, 4, 4}), &decl);
+    ASSERT_EQ(bound.size(), 7u);
+    EXPECT_EQ(bound[0].kind, "pointer");
+    uint64_t pointer = 0;
+    std::memcpy(&pointer, bound[1].storage, 8);
+    EXPECT_EQ(pointer, 0x2000u);
+    EXPECT_EQ(bound[3].kind, "int32");
+    EXPECT_EQ(bound[3].param, "h");
+    int32_t tw = 0;
+    std::memcpy(&tw, bound[6].storage, 4);
+    EXPECT_EQ(tw, 32);
+}
+
+TEST(ArgumentBinding, FloatAndWideScalarsFollowTheDeclaration) {
+    const KernelDecl decl = declaration("__global__ void k(float* a, float scale, long long n) {}");
+    const auto bound = bind_arguments("k", {"a", "3", "n*2"}, {{"n", 5}}, {{"a", 1}}, layout({8, 4, 8}), &decl);
+    float scale = 0;
+    std::memcpy(&scale, bound[1].storage, 4);
+    EXPECT_EQ(scale, 3.0f);
+    EXPECT_EQ(bound[2].kind, "int64");
+    EXPECT_EQ(bound[2].value, "10");
+}
+
+TEST(ArgumentBinding, WrongCountAndSizesAreMessages) {
+    const KernelDecl decl = declaration("__global__ void k(unsigned char* x, unsigned char* out, int n) {}");
+    const std::map<std::string, uint64_t> buffers{{"in", 1}, {"out", 2}};
+    std::string message = error_of([&] { bind_arguments("k", {"in", "out"}, {{"n", 3}}, buffers, layout({8, 8, 4}), &decl); });
+    EXPECT_NE(message.find("takes 3 parameters but 2 arguments"), std::string::npos) << message;
+    message = error_of([&] { bind_arguments("k", {"in", "n", "out"}, {{"n", 3}}, buffers, layout({8, 8, 4}), &decl); });
+    EXPECT_NE(message.find("is a pointer"), std::string::npos) << message;
+    message = error_of([&] { bind_arguments("k", {"in", "out", "out"}, {{"n", 3}}, buffers, layout({8, 8, 4}), nullptr); });
+    EXPECT_NE(message.find("4 bytes, but 'out' is a device pointer"), std::string::npos) << message;
+    message = error_of([&] { bind_arguments("k", {"in", "out", "q"}, {{"n", 3}}, buffers, layout({8, 8, 4}), &decl); });
+    EXPECT_NE(message.find("unknown name 'q'"), std::string::npos) << message;
+    message = error_of([&] { bind_arguments("k", {"in", "out", "n"}, {{"n", 1ll << 40}}, buffers, layout({8, 8, 4}), &decl); });
+    EXPECT_NE(message.find("does not fit"), std::string::npos) << message;
+}
+
+TEST(ArgumentBinding, OverridesMustNameALiteral) {
+    const std::string message = error_of([] { literal_arguments({"a", "tw=16"}, {{"tx", "8"}}, {}); });
+    EXPECT_NE(message.find("no literal argument 'tx'"), std::string::npos) << message;
+    EXPECT_NE(message.find("it has: tw"), std::string::npos) << message;
+    EXPECT_NE(error_of([] { literal_arguments({"M=3"}, {}, {{"M", 1}}); }).find("reuses the task's value"), std::string::npos);
+}

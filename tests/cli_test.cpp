@@ -1,0 +1,133 @@
+// kplay-cli end to end, as a user or an editor would call it: exit codes and what it prints.
+//
+// These run without a GPU: KPLAY_CUDA_DRIVER points at a missing library so the "no driver" path is
+// exercised the same way on every machine, GPU machines included.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "test_support.hpp"
+
+namespace {
+
+struct Result {
+    int code = -1;
+    std::string output;
+};
+
+Result run_cli(const std::string& arguments, const kplay::test::TempDir& cache) {
+    const std::string command = "env KPLAY_CUDA_DRIVER=/nonexistent/libcuda.so.1 XDG_CACHE_HOME=" + cache.path().string() +
+                                " " KPLAY_TEST_CLI " " + arguments + " 2>&1";
+    Result result;
+    FILE* pipe = popen(command.c_str(), "r");
+    if (!pipe) return result;
+    char buffer[4096];
+    size_t n;
+    while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
+    const int status = pclose(pipe);
+    result.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return result;
+}
+
+std::string kernel(const std::string& relative) { return (kplay::test::kernels_dir() / relative).string(); }
+
+}  // namespace
+
+TEST(Cli, HelpShowsExamplesAndExitCodes) {
+    kplay::test::TempDir cache;
+    const Result result = run_cli("--help", cache);
+    EXPECT_EQ(result.code, 0);
+    EXPECT_NE(result.output.find("Examples:"), std::string::npos);
+    EXPECT_NE(result.output.find("Exit codes:"), std::string::npos);
+    EXPECT_NE(run_cli("run --help", cache).output.find("--block"), std::string::npos);
+}
+
+TEST(Cli, UsageErrorsExitTwo) {
+    kplay::test::TempDir cache;
+    EXPECT_EQ(run_cli("", cache).code, 2);
+    EXPECT_EQ(run_cli("frobnicate", cache).code, 2);
+    EXPECT_EQ(run_cli("run", cache).code, 2);
+    EXPECT_EQ(run_cli("run " + kernel("matmul/01_seed_naive.cu") + " --repeat 0", cache).code, 2);
+    const Result bad_block = run_cli("run " + kernel("matmul/01_seed_naive.cu") + " --block 16,x", cache);
+    EXPECT_NE(bad_block.output.find("--block expects numbers"), std::string::npos) << bad_block.output;
+    EXPECT_EQ(bad_block.code, 3);
+}
+
+TEST(Cli, CompileSucceedsAndCachesAcrossProcesses) {
+    kplay::test::TempDir cache;
+    const Result first = run_cli("compile " + kernel("matmul/03_tiled_static_smem.cu"), cache);
+    EXPECT_EQ(first.code, 0) << first.output;
+    EXPECT_NE(first.output.find("cache miss"), std::string::npos) << first.output;
+    const Result second = run_cli("compile " + kernel("matmul/03_tiled_static_smem.cu"), cache);
+    EXPECT_NE(second.output.find("cache hit"), std::string::npos) << second.output;
+}
+
+TEST(Cli, CompileErrorPrintsGccStyleWithColumnAndExitsOne) {
+    kplay::test::TempDir dir;
+    const auto file = dir.write("matmul/broken.cu",
+                                "// kplay: task=matmul\n__global__ void k(float* a, int n) {\n    int i = threadIdx.x\n"
+                                "    a[i] = missing_name;\n}\n");
+    const Result result = run_cli("compile " + file.string(), dir);
+    EXPECT_EQ(result.code, 1) << result.output;
+    EXPECT_NE(result.output.find(file.string() + ":4:5: error: expected a \";\""), std::string::npos) << result.output;
+    EXPECT_NE(result.output.find("      a[i] = missing_name;\n      ^\n"), std::string::npos) << result.output;
+
+    const Result json = run_cli("compile --json " + file.string(), dir);
+    const auto parsed = nlohmann::json::parse(json.output);
+    EXPECT_FALSE(parsed["ok"].get<bool>());
+    EXPECT_EQ(parsed["diagnostics"][0]["line"], 4);
+    EXPECT_EQ(parsed["diagnostics"][0]["column"], 5);
+}
+
+TEST(Cli, PtxOutputIsWritten) {
+    kplay::test::TempDir dir;
+    const Result result = run_cli("compile " + kernel("grayscale/01_seed_1d.cu") + " --arch sm_80 --ptx " +
+                                  (dir.path() / "k.ptx").string(), dir);
+    EXPECT_EQ(result.code, 0) << result.output;
+    const std::string ptx = kplay::test::read_file(dir.path() / "k.ptx");
+    EXPECT_NE(ptx.find(".target sm_80"), std::string::npos);
+    EXPECT_NE(ptx.find("rgb_to_grayscale_kernel"), std::string::npos);
+}
+
+TEST(Cli, MissingFileIsAnInputError) {
+    kplay::test::TempDir cache;
+    const Result compile = run_cli("compile /no/such/kernel.cu", cache);
+    EXPECT_EQ(compile.code, 3);
+    EXPECT_NE(compile.output.find("Kernel file not found"), std::string::npos) << compile.output;
+    EXPECT_EQ(run_cli("run /no/such/kernel.cu", cache).code, 3);
+}
+
+TEST(Cli, WithoutADriverRunCompilesThenSaysSoPlainly) {
+    kplay::test::TempDir cache;
+    const Result run = run_cli("run " + kernel("grayscale/01_seed_1d.cu"), cache);
+    EXPECT_EQ(run.code, 4) << run.output;
+    EXPECT_NE(run.output.find("compile    compute_90"), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("No CUDA driver"), std::string::npos) << run.output;
+
+    const Result devices = run_cli("devices --json", cache);
+    EXPECT_EQ(devices.code, 4);
+    const auto parsed = nlohmann::json::parse(devices.output);
+    EXPECT_FALSE(parsed["driver_ready"].get<bool>());
+    EXPECT_TRUE(parsed["devices"].empty());
+}
+
+TEST(Cli, RunJsonReportsTheStageAndCompileDiagnostics) {
+    kplay::test::TempDir dir;
+    const auto file = dir.write("grayscale/bad.cu", "__global__ void k(unsigned char* x, unsigned char* o, int n) { o[0] = ; }\n");
+    const Result result = run_cli("run --json " + file.string(), dir);
+    EXPECT_EQ(result.code, 1) << result.output;
+    const auto parsed = nlohmann::json::parse(result.output);
+    EXPECT_EQ(parsed["stage"], "compile");
+    EXPECT_EQ(parsed["schema"], 1);
+    EXPECT_EQ(parsed["compile"]["diagnostics"][0]["severity"], "error");
+}
+
+TEST(Cli, SpecProblemsAreInputErrors) {
+    kplay::test::TempDir dir;
+    const auto file = dir.write("matmul/two.cu", "__global__ void a(float* x) {}\n__global__ void b(float* x) {}\n");
+    const Result result = run_cli("run " + file.string(), dir);
+    EXPECT_EQ(result.code, 3);
+    EXPECT_NE(result.output.find("2 kernels: a (line 1), b (line 2)"), std::string::npos) << result.output;
+}

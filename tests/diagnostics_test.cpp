@@ -1,0 +1,59 @@
+// Parsing NVRTC's log: locations, caret columns (tabs, CRLF), codes, context lines, gcc formatting.
+#include <gtest/gtest.h>
+
+#include "diagnostics.hpp"
+
+using namespace kplay;
+
+TEST(Diagnostics, ParsesErrorWithCaretColumn) {
+    const std::string log =
+        "dir/kern.cu(3): error: identifier \"undefined_thing\" is undefined\n"
+        "  \tint i = threadIdx.x;  a[i] = undefined_thing + 1;\n"
+        "  \t                             ^\n"
+        "\n"
+        "dir/kern.cu(4): warning #177-D: variable \"unused\" was declared but never referenced\n"
+        "      int unused = 3;\n"
+        "          ^\n"
+        "\n"
+        "Remark: The warnings can be suppressed with \"-diag-suppress <warning-number>\"\n"
+        "\n"
+        "1 error detected in the compilation of \"dir/kern.cu\".\n";
+    const auto diagnostics = parse_nvrtc_log(log);
+    ASSERT_EQ(diagnostics.size(), 2u);
+    EXPECT_EQ(diagnostics[0].file, "dir/kern.cu");
+    EXPECT_EQ(diagnostics[0].line, 3);
+    EXPECT_EQ(diagnostics[0].column, 31);  // the tab counts as one column, as in gcc
+    EXPECT_EQ(diagnostics[0].severity, Severity::error);
+    EXPECT_EQ(diagnostics[0].source_line, "\tint i = threadIdx.x;  a[i] = undefined_thing + 1;");
+    EXPECT_EQ(diagnostics[1].severity, Severity::warning);
+    EXPECT_EQ(diagnostics[1].code, "177-D");
+    EXPECT_EQ(diagnostics[1].column, 9);
+    EXPECT_EQ(format_gcc_style(diagnostics[0]), "dir/kern.cu:3:31: error: identifier \"undefined_thing\" is undefined");
+}
+
+TEST(Diagnostics, HandlesCrlfLogs) {
+    const std::string log = "k.cu(2): error: expected a \";\"\r\n  int x = 1\r\n           ^\r\n\r\n";
+    const auto diagnostics = parse_nvrtc_log(log);
+    ASSERT_EQ(diagnostics.size(), 1u);
+    EXPECT_EQ(diagnostics[0].line, 2);
+    EXPECT_EQ(diagnostics[0].column, 10);
+    EXPECT_EQ(diagnostics[0].source_line, "int x = 1");
+}
+
+TEST(Diagnostics, KeepsInstantiationContextAndGlobalErrors) {
+    const std::string log =
+        "t.cu(5): error: no suitable conversion\n"
+        "    T x = y;\n"
+        "          ^\n"
+        "          detected during instantiation of \"void k<T>(T *) [with T=int]\" at line 9\n"
+        "\n"
+        "error: unrecognized option --bogus\n";
+    const auto diagnostics = parse_nvrtc_log(log);
+    ASSERT_EQ(diagnostics.size(), 2u);
+    EXPECT_NE(diagnostics[0].context.find("detected during instantiation"), std::string::npos);
+    EXPECT_EQ(diagnostics[1].file, "");
+    EXPECT_EQ(diagnostics[1].line, 0);
+    EXPECT_EQ(format_gcc_style(diagnostics[1]), "error: unrecognized option --bogus");
+}
+
+TEST(Diagnostics, EmptyLogHasNoDiagnostics) { EXPECT_TRUE(parse_nvrtc_log("").empty()); }

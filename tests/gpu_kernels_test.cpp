@@ -1,0 +1,122 @@
+// On a GPU: every shipped kernel runs and matches the CPU reference at a regular and an irregular size,
+// and wrong kernels or launches are caught with the right message.
+#include <gtest/gtest.h>
+
+#include "engine.hpp"
+#include "test_support.hpp"
+
+using namespace kplay;
+
+namespace {
+
+Engine& engine() {
+    static Engine instance(EngineConfig{{}, test::kernels_dir() / "include", default_engine_config().cuda_include_dir});
+    return instance;
+}
+
+RunRequest request_for(const std::filesystem::path& file, const std::string& size) {
+    RunRequest request;
+    request.kernel_path = file;
+    request.inputs.size = size;
+    request.warmup = 1;
+    request.repeat = 3;
+    request.measure_ceiling = false;
+    return request;
+}
+
+std::vector<std::filesystem::path> kernel_files(const std::string& task) {
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(test::kernels_dir() / task))
+        if (entry.path().extension() == ".cu") files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+void expect_passes(const RunRequest& request) {
+    const RunReport report = engine().run(request);
+    SCOPED_TRACE(request.kernel_path.string() + " at " + (request.inputs.size.empty() ? request.inputs.image_path : request.inputs.size));
+    ASSERT_TRUE(report.ok()) << report.stage << ": " << report.error << "\n" << report.compile.log;
+    EXPECT_TRUE(report.check.passed) << report.check.summary << " " << report.check.first_bad;
+    EXPECT_TRUE(report.compile.is_cubin);
+    EXPECT_GT(report.kernel_ms.median, 0);
+    EXPECT_EQ(report.kernel_ms.count, 3);
+}
+
+}  // namespace
+
+TEST(GpuKernels, GrayscaleKernelsAreCorrect) {
+    if (const std::string why = test::why_no_gpu(); !why.empty()) GTEST_SKIP() << why;
+    const auto files = kernel_files("grayscale");
+    ASSERT_GE(files.size(), 2u);
+    for (const auto& file : files) {
+        expect_passes(request_for(file, "1280x800"));
+        expect_passes(request_for(file, "1001x999"));
+        RunRequest photo = request_for(file, "");
+        photo.inputs.image_path = std::string(KPLAY_TEST_SHARED_IMAGES) + "/puppy.jpg";
+        if (std::filesystem::exists(photo.inputs.image_path)) expect_passes(photo);
+    }
+}
+
+TEST(GpuKernels, MatmulKernelsAreCorrect) {
+    if (const std::string why = test::why_no_gpu(); !why.empty()) GTEST_SKIP() << why;
+    const auto files = kernel_files("matmul");
+    ASSERT_GE(files.size(), 3u);
+    for (const auto& file : files) {
+        expect_passes(request_for(file, "512"));
+        expect_passes(request_for(file, "1000x999x1001"));
+    }
+}
+
+TEST(GpuKernels, LiteralOverrideChangesTileWidthAndStaysCorrect) {
+    if (const std::string why = test::why_no_gpu(); !why.empty()) GTEST_SKIP() << why;
+    RunRequest request = request_for(test::kernels_dir() / "matmul/02_tiled_dynamic_smem.cu", "300x200x100");
+    request.arg_overrides = {{"tw", "32"}};
+    const RunReport report = engine().run(request);
+    ASSERT_TRUE(report.ok()) << report.error;
+    EXPECT_EQ(report.launch.block.x, 32);
+    EXPECT_EQ(report.launch.dynamic_smem, 2 * 32 * 32 * 4);
+    EXPECT_TRUE(report.check.passed) << report.check.summary;
+}
+
+TEST(GpuKernels, DynamicSmemBeyond48KiBUsesTheOptIn) {
+    if (const std::string why = test::why_no_gpu(); !why.empty()) GTEST_SKIP() << why;
+    RunRequest request = request_for(test::kernels_dir() / "matmul/02_tiled_dynamic_smem.cu", "256");
+    request.smem = 100 * 1024;
+    const RunReport report = engine().run(request);
+    ASSERT_TRUE(report.ok()) << report.error;
+    EXPECT_TRUE(report.check.passed);
+}
+
+TEST(GpuKernels, UnwrittenOutputFailsTheCheck) {
+    if (const std::string why = test::why_no_gpu(); !why.empty()) GTEST_SKIP() << why;
+    test::TempDir dir;
+    const auto file = dir.write("grayscale/skips_tail.cu",
+                                "__global__ void k(unsigned char* x, unsigned char* out, int n) {\n"
+                                "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                "    if (i < n - 10) out[i] = 0.2989*x[i] + 0.5870*x[i+n] + 0.1140*x[i+2*n];\n}\n");
+    const RunReport report = engine().run(request_for(file, "640x480"));
+    ASSERT_TRUE(report.ok()) << report.error;
+    EXPECT_FALSE(report.check.passed);
+    EXPECT_EQ(report.check.metric("unwritten"), 10);
+}
+
+TEST(GpuKernels, InvalidLaunchIsRefusedBeforeLaunching) {
+    if (const std::string why = test::why_no_gpu(); !why.empty()) GTEST_SKIP() << why;
+    RunRequest request = request_for(test::kernels_dir() / "matmul/01_seed_naive.cu", "256");
+    request.block = std::vector<int64_t>{32, 64};
+    const RunReport report = engine().run(request);
+    EXPECT_EQ(report.stage, "launch");
+    EXPECT_NE(report.error.find("2048 threads"), std::string::npos) << report.error;
+    EXPECT_NE(report.error.find("at most 1024"), std::string::npos) << report.error;
+}
+
+TEST(GpuKernels, WrongArgumentCountIsAMessage) {
+    if (const std::string why = test::why_no_gpu(); !why.empty()) GTEST_SKIP() << why;
+    test::TempDir dir;
+    const auto file = dir.write("matmul/k.cu",
+                                "// kplay: task=matmul kernel=k args=a,b,c,M,N\n"
+                                "__global__ void k(float* a, float* b, float* c, int M, int N, int K) {}\n");
+    const RunReport report = engine().run(request_for(file, "64"));
+    EXPECT_EQ(report.stage, "run");
+    EXPECT_NE(report.error.find("takes 6 parameters but 5 arguments"), std::string::npos) << report.error;
+}

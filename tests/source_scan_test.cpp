@@ -1,0 +1,65 @@
+// Kernel discovery from source text, comment blanking, BOM handling and include resolution.
+#include <gtest/gtest.h>
+
+#include "error.hpp"
+#include "source_scan.hpp"
+#include "test_support.hpp"
+
+using namespace kplay;
+
+TEST(SourceScan, FindsKernelsWithParamsTemplatesAndExternC) {
+    const std::string source = R"src(
+// __global__ void commented_out(int x) {}
+extern "C" __global__ void plain(unsigned char* x, unsigned char* out, int n) {}
+template <int TW>
+__global__ void tiled(float *m, const float* __restrict__ n, float *out, int h, int w, int k) {}
+const char* s = "__global__ void in_string()";
+__global__ void arr(float a[], int n = 3);
+)src";
+    const auto kernels = find_kernels(source);
+    ASSERT_EQ(kernels.size(), 3u);
+    EXPECT_EQ(kernels[0].name, "plain");
+    EXPECT_TRUE(kernels[0].is_extern_c);
+    EXPECT_FALSE(kernels[0].is_template);
+    ASSERT_EQ(kernels[0].params.size(), 3u);
+    EXPECT_EQ(kernels[0].params[0].type, "unsigned char*");
+    EXPECT_EQ(kernels[0].params[2].name, "n");
+    EXPECT_EQ(kernels[1].name, "tiled");
+    EXPECT_TRUE(kernels[1].is_template);
+    EXPECT_EQ(kernels[1].line, 5);  // the line of __global__
+    EXPECT_EQ(kernels[1].params[1].name, "n");
+    EXPECT_TRUE(kernels[1].params[1].is_pointer());
+    EXPECT_FALSE(kernels[1].params[3].is_pointer());
+    EXPECT_TRUE(kernels[2].params[0].is_pointer());
+    EXPECT_EQ(kernels[2].params[1].name, "n");
+}
+
+TEST(SourceScan, BlankingKeepsLinesAndOffsets) {
+    const std::string source = "a /* x\ny */ b // z\n\"s//\" 'c'\n";
+    const std::string blanked = blank_comments_and_strings(source);
+    EXPECT_EQ(blanked.size(), source.size());
+    EXPECT_EQ(std::count(blanked.begin(), blanked.end(), '\n'), 3);
+    EXPECT_EQ(blanked.find('x'), std::string::npos);
+    EXPECT_NE(blanked.find('b'), std::string::npos);
+}
+
+TEST(SourceScan, ReadStripsBomAndRejectsMissingOrBinaryFiles) {
+    test::TempDir dir;
+    const auto bom = dir.write("bom.cu", "\xEF\xBB\xBF// kplay: task=grayscale\r\n__global__ void k() {}\r\n");
+    EXPECT_EQ(read_source_file(bom).substr(0, 8), "// kplay");
+    EXPECT_THROW(read_source_file(dir.path() / "missing.cu"), InputError);
+    EXPECT_THROW(read_source_file(dir.path()), InputError);
+    EXPECT_THROW(read_source_file(dir.write("bin.cu", std::string("ab\0cd", 5))), InputError);
+}
+
+TEST(SourceScan, ResolvesIncludesRecursively) {
+    test::TempDir dir;
+    dir.write("inc/a.cuh", "#include \"b.cuh\"\n");
+    dir.write("inc/b.cuh", "#pragma once\n");
+    dir.write("src/local.cuh", "int x;\n");
+    std::vector<std::string> unresolved;
+    const auto found = find_included_files("#include \"local.cuh\"\n#include <a.cuh>\n#include <cuda_fp16.h>\n",
+                                           dir.path() / "src", {dir.path() / "inc"}, &unresolved);
+    ASSERT_EQ(found.size(), 3u);
+    EXPECT_EQ(unresolved, std::vector<std::string>{"cuda_fp16.h"});
+}

@@ -1,0 +1,88 @@
+// Test helpers: temp folders, a 16-bit PNG encoder (zlib + CRC), device detection.
+#include "test_support.hpp"
+
+#include <unistd.h>
+#include <zlib.h>
+
+#include <atomic>
+#include <fstream>
+#include <sstream>
+
+#include "device_info.hpp"
+
+namespace kplay::test {
+
+namespace fs = std::filesystem;
+
+TempDir::TempDir() {
+    static std::atomic<int> counter{0};
+    path_ = fs::temp_directory_path() / ("kplay-test-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+}
+
+TempDir::~TempDir() {
+    std::error_code error;
+    fs::permissions(path_, fs::perms::owner_all, fs::perm_options::add, error);
+    fs::remove_all(path_, error);
+}
+
+fs::path TempDir::write(const std::string& name, const std::string& content) const {
+    const fs::path file = path_ / name;
+    fs::create_directories(file.parent_path());
+    std::ofstream(file, std::ios::binary) << content;
+    return file;
+}
+
+std::string read_file(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    return buffer.str();
+}
+
+std::string why_no_gpu() {
+    const DeviceQuery query = query_devices();
+    return query.problem();
+}
+
+namespace {
+void put_be32(std::string& out, uint32_t v) {
+    for (int shift = 24; shift >= 0; shift -= 8) out += static_cast<char>((v >> shift) & 0xFF);
+}
+void put_chunk(std::string& out, const char* type, const std::string& data) {
+    put_be32(out, static_cast<uint32_t>(data.size()));
+    const std::string body = std::string(type, 4) + data;
+    out += body;
+    put_be32(out, static_cast<uint32_t>(crc32(0, reinterpret_cast<const Bytef*>(body.data()), static_cast<uInt>(body.size()))));
+}
+}  // namespace
+
+std::string encode_png16_rgb(int width, int height, const unsigned short* rgb) {
+    std::string png("\x89PNG\r\n\x1a\n", 8);
+    std::string header;
+    put_be32(header, width);
+    put_be32(header, height);
+    header += std::string("\x10\x02\x00\x00\x00", 5);  // 16-bit, colour type 2 (RGB)
+    put_chunk(png, "IHDR", header);
+    std::string raw;
+    for (int y = 0; y < height; ++y) {
+        raw += '\0';  // filter: none
+        for (int x = 0; x < width * 3; ++x) {
+            const unsigned short v = rgb[y * width * 3 + x];
+            raw += static_cast<char>(v >> 8);
+            raw += static_cast<char>(v & 0xFF);
+        }
+    }
+    uLongf size = compressBound(raw.size());
+    std::string compressed(size, '\0');
+    compress(reinterpret_cast<Bytef*>(compressed.data()), &size, reinterpret_cast<const Bytef*>(raw.data()), raw.size());
+    compressed.resize(size);
+    put_chunk(png, "IDAT", compressed);
+    put_chunk(png, "IEND", "");
+    return png;
+}
+
+fs::path kernels_dir() { return KPLAY_TEST_KERNELS_DIR; }
+
+}  // namespace kplay::test

@@ -1,0 +1,33 @@
+// Helpers shared by the test suites: temp folders, file writing, device presence.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace kplay::test {
+
+// A fresh folder under the system temp dir, removed when the object goes away.
+class TempDir {
+public:
+    TempDir();
+    ~TempDir();
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    const std::filesystem::path& path() const { return path_; }
+    std::filesystem::path write(const std::string& name, const std::string& content) const;
+
+private:
+    std::filesystem::path path_;
+};
+
+std::string read_file(const std::filesystem::path& path);
+
+// Empty when a CUDA device can run kernels; otherwise the reason, for GTEST_SKIP.
+std::string why_no_gpu();
+
+// A minimal 16-bit RGB PNG encoder (stb_image_write only writes 8-bit), for the 16-bit decode test.
+std::string encode_png16_rgb(int width, int height, const unsigned short* rgb);
+
+std::filesystem::path kernels_dir();
+
+}  // namespace kplay::test
