@@ -52,7 +52,7 @@ TEST(GpuKernels, GrayscaleKernelsAreCorrect) {
         expect_passes(request_for(file, "1280x800"));
         expect_passes(request_for(file, "1001x999"));
         RunRequest photo = request_for(file, "");
-        photo.inputs.image_path = std::string(KPLAY_TEST_SHARED_IMAGES) + "/puppy.jpg";
+        photo.inputs.image_path = (test::shared_images_dir() / "puppy.jpg").string();
         if (std::filesystem::exists(photo.inputs.image_path)) expect_passes(photo);
     }
 }

@@ -22,7 +22,7 @@ std::string message_for(const std::filesystem::path& path) {
 }  // namespace
 
 TEST(ImageIo, LoadsTheSeedPuppyAsPlanarRgb) {
-    const std::filesystem::path puppy = std::filesystem::path(KPLAY_TEST_SHARED_IMAGES) / "puppy.jpg";
+    const std::filesystem::path puppy = test::shared_images_dir() / "puppy.jpg";
     ASSERT_TRUE(std::filesystem::exists(puppy)) << "shared/images/puppy.jpg is missing beside the checkout";
     const PlanarImage image = load_image(puppy);
     EXPECT_GT(image.width, 100);

@@ -5,6 +5,7 @@
 #include <zlib.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -83,6 +84,15 @@ std::string encode_png16_rgb(int width, int height, const unsigned short* rgb) {
     return png;
 }
 
-fs::path kernels_dir() { return KPLAY_TEST_KERNELS_DIR; }
+fs::path kernels_dir() {
+    // A build copied to another machine finds the tree through the same variable the programs use.
+    if (const char* env = std::getenv("KPLAY_KERNELS_DIR"); env && *env) return env;
+    return KPLAY_TEST_KERNELS_DIR;
+}
+
+fs::path shared_images_dir() {
+    if (const char* env = std::getenv("KPLAY_TEST_IMAGES"); env && *env) return env;
+    return KPLAY_TEST_SHARED_IMAGES;
+}
 
 }  // namespace kplay::test

@@ -30,4 +30,7 @@ std::string encode_png16_rgb(int width, int height, const unsigned short* rgb);
 
 std::filesystem::path kernels_dir();
 
+// The shared photos (puppy.jpg, grace_hopper.jpg): ../shared/images beside the checkout, or KPLAY_TEST_IMAGES.
+std::filesystem::path shared_images_dir();
+
 }  // namespace kplay::test
