@@ -98,6 +98,7 @@ void print_text(const RunReport& r) {
         }
         std::printf("  metrics    %s\n", metrics.c_str());
     } else {
+        std::fflush(stdout);  // the report first, then the error, also when both go to one terminal or pipe
         std::fprintf(stderr, "kplay-cli: %s failed: %s\n", r.stage.c_str(), r.error.c_str());
     }
 }

