@@ -1,6 +1,7 @@
 // What kplay knows about each CUDA device: identity, size and the limits a launch is validated against.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -11,8 +12,8 @@ namespace kplay {
 
 struct DeviceLimits {
     int max_threads_per_block = 1024;
-    int max_block_dim[3] = {1024, 1024, 64};
-    int64_t max_grid_dim[3] = {2147483647, 65535, 65535};
+    std::array<int, 3> max_block_dim{1024, 1024, 64};
+    std::array<int64_t, 3> max_grid_dim{2147483647, 65535, 65535};
     int max_smem_per_block = 48 * 1024;        // without opt-in
     int max_smem_per_block_optin = 48 * 1024;  // with cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)
     int max_regs_per_block = 65536;

@@ -70,19 +70,24 @@ std::vector<int64_t> evaluate_all(const std::vector<std::string>& expressions, c
     return values;
 }
 
-// Sticky faults leave this process's CUDA context unusable (measured on an H200): say so plainly.
-bool is_sticky(int code) {
-    switch (code) {
-        case CUDA_ERROR_ILLEGAL_ADDRESS: case CUDA_ERROR_MISALIGNED_ADDRESS: case CUDA_ERROR_ILLEGAL_INSTRUCTION:
-        case CUDA_ERROR_HARDWARE_STACK_ERROR: case CUDA_ERROR_INVALID_PC: case CUDA_ERROR_LAUNCH_FAILED:
-        case CUDA_ERROR_ASSERT: case CUDA_ERROR_INVALID_ADDRESS_SPACE: case CUDA_ERROR_ECC_UNCORRECTABLE:
-            return true;
-        default:
-            return false;
-    }
-}
-
 }  // namespace
+
+std::string rerun_command(const RunRequest& request) {
+    std::string command = "kplay-cli run " + request.kernel_path.string();
+    if (!request.inputs.image_path.empty()) command += " --image " + request.inputs.image_path;
+    if (!request.inputs.size.empty()) command += " --size " + request.inputs.size;
+    auto dims = [](const std::vector<int64_t>& values) {
+        std::string text;
+        for (auto v : values) text += (text.empty() ? "" : ",") + std::to_string(v);
+        return text;
+    };
+    if (request.block) command += " --block " + dims(*request.block);
+    if (request.grid && !request.grid->empty()) command += " --grid " + dims(*request.grid);
+    if (request.smem) command += " --smem " + std::to_string(*request.smem);
+    for (const auto& [name, value] : request.arg_overrides) command += " --arg " + name + "=" + value;
+    for (const auto& [name, value] : request.defines) command += " -D " + name + (value.empty() ? "" : "=" + value);
+    return command + " --warmup 0 --repeat 1";
+}
 
 EngineConfig default_engine_config() {
     EngineConfig config;
@@ -107,6 +112,14 @@ Engine::Engine(EngineConfig config) : config_(std::move(config)), cache_(config_
 Engine::~Engine() = default;
 
 DeviceQuery Engine::devices() const { return query_devices(); }
+
+int64_t Engine::device_memory_in_use() {
+    if (devices_.empty()) return -1;
+    devices_.begin()->second->context.make_current();
+    size_t free = 0, total = 0;
+    if (driver_api().cuMemGetInfo(&free, &total) != CUDA_SUCCESS) return -1;
+    return static_cast<int64_t>(total - free);
+}
 
 Engine::DeviceState& Engine::device_state(int ordinal) {
     auto& slot = devices_[ordinal];
@@ -162,9 +175,13 @@ RunReport Engine::run(const RunRequest& request) {
     } catch (const ApiError& error) {
         report.error = error.what();
         report.error_code = error.code_name();
-        if (error.api() == "CUDA" && is_sticky(error.code())) {
-            if (auto found = devices_.find(request.device); found != devices_.end()) found->second->poisoned = true;
-            report.error += ". This fault leaves the process's CUDA context unusable: restart kplay to run again.";
+        if (error.api() == "CUDA") {
+            report.fault = explain_cuda_error(error.code(), rerun_command(request));
+            if (report.fault.sticky)
+                if (auto found = devices_.find(request.device); found != devices_.end()) found->second->poisoned = true;
+            if (report.stage == "run" || report.stage == "check")
+                report.error = error.code_name() + " while running " + report.kernel + " (grid " + report.launch.grid.text() +
+                               ", block " + report.launch.block.text() + "): " + report.fault.explanation;
         }
     } catch (const InputError& error) {
         report.error = error.what();
@@ -215,7 +232,7 @@ void Engine::run_stages(const RunRequest& request, RunReport& report) {
     DeviceState& device = device_state(request.device);
     report.device = device.info;
     if (device.poisoned)
-        throw InputError("An earlier kernel fault left this process's CUDA context unusable; restart kplay to run again.");
+        throw InputError("An earlier kernel fault left this process's CUDA context unusable; a new process is needed.");
     if (!report.compile.is_cubin && request.arch.empty()) {
         // unreachable by construction (choose_arch gives sm_XX with a device), kept as a guard
         throw InputError("Internal: expected a CUBIN for the device.");
@@ -374,6 +391,11 @@ void Engine::run_stages(const RunRequest& request, RunReport& report) {
         const auto shape = task.extent(data, 2);
         report.output_w = static_cast<int>(shape[0]);
         report.output_h = static_cast<int>(shape[1]);
+        if (spec.task == "grayscale") {
+            report.input = data.find("in")->data;
+            report.input_w = report.output_w;
+            report.input_h = report.output_h;
+        }
     }
     report.stage = "done";
 }

@@ -19,6 +19,7 @@
 #include "compile_cache.hpp"
 #include "copy_ceiling.hpp"
 #include "device_info.hpp"
+#include "fault_explanation.hpp"
 #include "kernel_spec.hpp"
 #include "launch_config.hpp"
 #include "module.hpp"
@@ -79,6 +80,7 @@ struct RunReport {
     std::string stage = "input";
     std::string error;       // empty on success; a message for the user otherwise
     std::string error_code;  // CUDA_ERROR_... / NVRTC_ERROR_... when an API call failed
+    FaultInfo fault;         // for CUDA errors: what it means and what to try
 
     std::string file, task, kernel, lowered_name;
     std::optional<KernelSpec> spec;
@@ -102,13 +104,20 @@ struct RunReport {
     double percent_of_ceiling = 0;
     CheckReport check;
 
-    // keep_outputs: the first output buffer's bytes (gray image / fp32 C) and its shape.
+    // keep_outputs: the first output buffer's bytes (gray image / fp32 C) and its shape, and the first
+    // input (planar RGB for grayscale) so a window can show what the worker decoded.
     std::vector<unsigned char> output;
     int output_w = 0, output_h = 0;
+    std::vector<unsigned char> input;
+    int input_w = 0, input_h = 0;
 
     bool ok() const { return error.empty() && stage == "done"; }
+    bool sticky_fault() const { return fault.sticky; }
     bool passed() const { return ok() && check.passed; }
 };
+
+// The kplay-cli command line that reproduces a request (for compute-sanitizer hints).
+std::string rerun_command(const RunRequest& request);
 
 class Engine {
 public:
@@ -118,6 +127,8 @@ public:
     Engine& operator=(const Engine&) = delete;
 
     DeviceQuery devices() const;
+    // Bytes in use on the device of the last run (-1 when no context exists yet): for leak checks.
+    int64_t device_memory_in_use();
     CompileFileResult compile_file(const CompileFileRequest& request);
     RunReport run(const RunRequest& request);
     const EngineConfig& config() const { return config_; }

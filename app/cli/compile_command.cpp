@@ -8,6 +8,7 @@
 #include "exit_codes.hpp"
 #include "option_parsing.hpp"
 #include "report_json.hpp"
+#include "worker_client.hpp"
 
 namespace kplay::cli {
 
@@ -33,8 +34,13 @@ std::function<int()> add_compile_command(CLI::App& app) {
         request.arch = options->arch;
         request.want_ptx = !options->ptx_out.empty();
         for (const auto& define : options->defines) request.defines.push_back(parse_assignment(define, "-D"));
-        Engine engine(default_engine_config());
-        const CompileFileResult result = engine.compile_file(request);
+        WorkerClient client;
+        const WorkerResult answer = client.wait(client.submit_compile(request));
+        const CompileFileResult& result = answer.compile;
+        if (!answer.ok()) {
+            std::cerr << "kplay-cli: " << answer.failure_message << "\n";
+            return kCudaError;
+        }
         if (!result.input_error.empty()) {
             if (options->json) std::cout << nlohmann::json{{"ok", false}, {"error", result.input_error}}.dump(2) << "\n";
             else std::cerr << "kplay-cli: " << result.input_error << "\n";

@@ -6,6 +6,7 @@
 #include "exit_codes.hpp"
 #include "nvrtc_compiler.hpp"
 #include "report_json.hpp"
+#include "worker_client.hpp"
 
 namespace kplay::cli {
 
@@ -14,7 +15,13 @@ std::function<int()> add_devices_command(CLI::App& app) {
     auto json = std::make_shared<bool>(false);
     command->add_flag("--json", *json, "Print JSON (schema in docs/CLI.md)");
     return [json] {
-        const DeviceQuery query = query_devices();
+        WorkerClient client;
+        const WorkerResult answer = client.wait(client.submit_devices());
+        if (!answer.ok()) {
+            std::cerr << "kplay-cli: " << answer.failure_message << "\n";
+            return kCudaError;
+        }
+        const DeviceQuery& query = answer.devices;
         if (*json) {
             nlohmann::json out = to_json(query);
             out["nvrtc_version"] = nvrtc_version_string();

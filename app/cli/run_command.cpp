@@ -10,6 +10,7 @@
 #include "image_io.hpp"
 #include "option_parsing.hpp"
 #include "report_json.hpp"
+#include "worker_client.hpp"
 
 namespace kplay::cli {
 
@@ -22,7 +23,8 @@ struct RunOptionsCli {
     int warmup = 3, repeat = 20, device = 0;
     uint64_t seed = 1;
     double tolerance = -1;
-    bool json = false, no_flush = false;
+    bool json = false, no_flush = false, in_process = false;
+    double timeout = 5;
 };
 
 int exit_code_for(const RunReport& report) {
@@ -30,7 +32,7 @@ int exit_code_for(const RunReport& report) {
     if (!report.error_code.empty() && report.error_code.rfind("CUDA", 0) == 0) return kCudaError;
     if (report.stage == "compile") return report.compile.ok ? kInputError : kCompileError;
     if (report.stage == "device") return kNoDevice;
-    if (report.stage == "run" || report.stage == "load" || report.stage == "check") return kCudaError;
+    if (report.stage == "run" || report.stage == "load" || report.stage == "check" || report.stage == "worker") return kCudaError;
     return kInputError;
 }
 
@@ -100,6 +102,9 @@ void print_text(const RunReport& r) {
     } else {
         std::fflush(stdout);  // the report first, then the error, also when both go to one terminal or pipe
         std::fprintf(stderr, "kplay-cli: %s failed: %s\n", r.stage.c_str(), r.error.c_str());
+        if (!r.fault.hint.empty()) std::fprintf(stderr, "  hint: %s\n", r.fault.hint.c_str());
+        if (!r.fault.sanitizer_command.empty())
+            std::fprintf(stderr, "  to find the line: %s\n", r.fault.sanitizer_command.c_str());
     }
 }
 
@@ -139,6 +144,9 @@ std::function<int()> add_run_command(CLI::App& app) {
     command->add_flag("--no-l2-flush", o->no_flush, "Do not flush L2 between timed runs");
     command->add_option("--out", o->out, "Write the output: grayscale image, or the matmul |C-R| map, as PNG");
     command->add_flag("--json", o->json, "Print JSON (schema in docs/CLI.md)");
+    command->add_option("--timeout", o->timeout, "Stop the kernel after this many seconds (default 5)")->check(CLI::PositiveNumber);
+    command->add_flag("--in-process", o->in_process,
+                      "Run the engine in this process instead of kplay-worker (for compute-sanitizer and debuggers)");
     return [o] {
         RunRequest request;
         request.kernel_path = o->file;
@@ -158,8 +166,16 @@ std::function<int()> add_run_command(CLI::App& app) {
         request.flush_l2 = !o->no_flush;
         request.keep_outputs = !o->out.empty();
 
-        Engine engine(default_engine_config());
-        const RunReport report = engine.run(request);
+        RunReport report;
+        if (o->in_process) {
+            Engine engine(default_engine_config());
+            report = engine.run(request);
+        } else {
+            WorkerOptions options;
+            options.run_timeout_s = o->timeout;
+            WorkerClient client(options);
+            report = client.wait(client.submit_run(request)).run;
+        }
         if (o->json) std::cout << to_json(report).dump(2) << "\n";
         else print_text(report);
         if (report.ok() && !o->out.empty()) {
