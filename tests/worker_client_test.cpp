@@ -1,0 +1,153 @@
+// The supervised client against misbehaving fake workers and the real worker (no GPU needed): every
+// failure ends in a clean message, and the next request works.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+
+#include "test_support.hpp"
+#include "worker_client.hpp"
+
+using namespace kplay;
+
+namespace {
+
+WorkerOptions fake(const std::string& mode, const test::TempDir& dir, bool always = false) {
+    WorkerOptions options;
+    options.worker_path = KPLAY_TEST_FAKE_WORKER;
+    options.worker_args = {"--mode", mode, "--marker", (dir.path() / "marker").string()};
+    if (always) options.worker_args.push_back("--always");
+    options.compile_timeout_s = 2;
+    return options;
+}
+
+void expect_recovers(WorkerClient& client) {
+    const WorkerResult next = client.wait(client.submit_ping());
+    EXPECT_TRUE(next.ok()) << next.failure_message;
+}
+
+}  // namespace
+
+TEST(WorkerClient, AnswersPings) {
+    test::TempDir dir;
+    WorkerClient client(fake("none", dir));
+    const WorkerResult result = client.wait(client.submit_ping());
+    EXPECT_TRUE(result.ok()) << result.failure_message;
+    EXPECT_GT(result.worker_pid, 0);
+    EXPECT_EQ(client.restarts(), 0);
+}
+
+TEST(WorkerClient, CrashIsReportedWithTheSignalAndTheWorkerRestarts) {
+    test::TempDir dir;
+    WorkerClient client(fake("crash", dir));
+    const WorkerResult result = client.wait(client.submit_ping());
+    EXPECT_EQ(result.failure, WorkerFailure::crashed);
+    EXPECT_NE(result.failure_message.find("SEGV"), std::string::npos) << result.failure_message;
+    expect_recovers(client);
+    EXPECT_EQ(client.restarts(), 1);
+}
+
+TEST(WorkerClient, ExitAtStartIsReported) {
+    test::TempDir dir;
+    WorkerClient client(fake("exit-at-start", dir));
+    const WorkerResult result = client.wait(client.submit_ping());
+    EXPECT_EQ(result.failure, WorkerFailure::crashed);
+    EXPECT_NE(result.failure_message.find("exited with status 1"), std::string::npos) << result.failure_message;
+    expect_recovers(client);
+}
+
+TEST(WorkerClient, GarbageAndBrokenFramesAreProtocolErrors) {
+    for (const std::string mode : {"garbage", "oversized", "bad-json"}) {
+        test::TempDir dir;
+        WorkerClient client(fake(mode, dir));
+        const WorkerResult result = client.wait(client.submit_ping());
+        EXPECT_EQ(result.failure, WorkerFailure::protocol) << mode << ": " << result.failure_message;
+        EXPECT_NE(result.failure_message.find("broken answer"), std::string::npos) << result.failure_message;
+        expect_recovers(client);
+    }
+}
+
+TEST(WorkerClient, ClosingMidFrameIsACrashNotAHang) {
+    test::TempDir dir;
+    WorkerClient client(fake("close-mid-frame", dir));
+    const WorkerResult result = client.wait(client.submit_ping());
+    EXPECT_EQ(result.failure, WorkerFailure::crashed) << result.failure_message;
+    expect_recovers(client);
+}
+
+TEST(WorkerClient, HangIsStoppedByTheWatchdog) {
+    test::TempDir dir;
+    WorkerOptions options = fake("hang", dir);
+    options.run_timeout_s = 0.5;
+    WorkerClient client(options);
+    RunRequest request;
+    request.kernel_path = "spin.cu";
+    const auto start = std::chrono::steady_clock::now();
+    const WorkerResult result = client.wait(client.submit_run(request));
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_EQ(result.failure, WorkerFailure::timeout);
+    EXPECT_EQ(result.run.error, "Kernel did not finish within 0.5 s and was stopped — an endless loop?");
+    EXPECT_EQ(result.run.stage, "worker");
+    EXPECT_LT(seconds, 3.0);
+    expect_recovers(client);
+}
+
+TEST(WorkerClient, CrashLoopGivesUpInsteadOfSpinning) {
+    test::TempDir dir;
+    WorkerClient client(fake("crash", dir, true));
+    for (int i = 0; i < 3; ++i) EXPECT_EQ(client.wait(client.submit_ping()).failure, WorkerFailure::crashed);
+    EXPECT_TRUE(client.gave_up());
+    const WorkerResult refused = client.wait(client.submit_ping());
+    EXPECT_EQ(refused.failure, WorkerFailure::gave_up);
+    EXPECT_NE(refused.failure_message.find("failed 3 times"), std::string::npos) << refused.failure_message;
+    EXPECT_EQ(client.restarts(), 2);  // three starts in all, no more
+    client.reset_crash_loop();
+    EXPECT_EQ(client.wait(client.submit_ping()).failure, WorkerFailure::crashed);  // it tries again when asked
+}
+
+TEST(WorkerClient, MissingWorkerBinaryIsAClearMessage) {
+    WorkerOptions options;
+    options.worker_path = "/no/such/kplay-worker";
+    WorkerClient client(options);
+    const WorkerResult result = client.wait(client.submit_ping());
+    EXPECT_FALSE(result.ok());
+    EXPECT_FALSE(result.failure_message.empty());
+}
+
+TEST(WorkerClient, PollNeverBlocks) {
+    test::TempDir dir;
+    WorkerOptions options = fake("hang", dir);
+    options.run_timeout_s = 1;
+    WorkerClient client(options);
+    client.submit_run(RunRequest{});
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < 100; ++i) EXPECT_FALSE(client.poll().has_value());
+    const double elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_LT(elapsed_ms, 200);  // generous: 100 polls of a hung worker must not wait on it
+}
+
+TEST(RealWorker, CompilesAndReportsNoDriverWithoutAGpu) {
+    setenv("KPLAY_CUDA_DRIVER", "/nonexistent/libcuda.so.1", 1);  // inherited by the worker
+    WorkerOptions options;
+    options.worker_path = KPLAY_TEST_WORKER;
+    WorkerClient client(options);
+    CompileFileRequest compile;
+    compile.path = test::kernels_dir() / "matmul/03_tiled_static_smem.cu";
+    compile.arch = "compute_90";
+    const WorkerResult compiled = client.wait(client.submit_compile(compile));
+    ASSERT_TRUE(compiled.ok()) << compiled.failure_message;
+    EXPECT_TRUE(compiled.compile.compile.ok);
+    EXPECT_EQ(compiled.compile.spec->kernel, "matmul_tiled_k<16>");
+
+    const WorkerResult devices = client.wait(client.submit_devices());
+    ASSERT_TRUE(devices.ok());
+    EXPECT_NE(devices.devices.problem().find("No CUDA driver"), std::string::npos);
+
+    RunRequest run;
+    run.kernel_path = test::kernels_dir() / "grayscale/01_seed_1d.cu";
+    const WorkerResult ran = client.wait(client.submit_run(run));
+    ASSERT_TRUE(ran.ok());
+    EXPECT_EQ(ran.run.stage, "device");
+    EXPECT_TRUE(ran.run.compile.ok);
+    unsetenv("KPLAY_CUDA_DRIVER");
+}

@@ -1,0 +1,132 @@
+// Frames and shared-memory blobs over a real socketpair: round trips and every malformed input.
+#include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <thread>
+
+#include "worker_protocol.hpp"
+
+using namespace kplay;
+
+namespace {
+struct SocketPair {
+    UniqueFd a, b;
+    SocketPair() {
+        int fds[2];
+        EXPECT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), 0);
+        a = UniqueFd(fds[0]);
+        b = UniqueFd(fds[1]);
+    }
+};
+
+Frame read_one(int socket) {
+    FrameReader reader;
+    for (;;) {
+        if (auto frame = reader.next()) return std::move(*frame);
+        if (reader.read_from(socket) == FrameReader::Status::closed) throw ProtocolError("closed");
+    }
+}
+
+void write_raw(int socket, const void* data, size_t size) { ASSERT_EQ(write(socket, data, size), static_cast<ssize_t>(size)); }
+}  // namespace
+
+TEST(WorkerProtocol, RoundTripsJsonAndSharedMemory) {
+    SocketPair pair;
+    std::vector<unsigned char> big(3 << 20);
+    for (size_t i = 0; i < big.size(); ++i) big[i] = static_cast<unsigned char>(i * 7);
+    UniqueFd blob = SharedBlob::create(big.data(), big.size(), "test");
+    std::thread sender([&] { send_frame(pair.a.get(), {{"id", 7}, {"text", "h\xc3\xa9llo"}}, {blob.get()}); });
+    Frame frame = read_one(pair.b.get());
+    sender.join();
+    EXPECT_EQ(frame.message["id"], 7);
+    ASSERT_EQ(frame.fds.size(), 1u);
+    EXPECT_EQ(SharedBlob::read(frame.fds[0].get(), big.size()), big);
+    EXPECT_THROW(SharedBlob::read(frame.fds[0].get(), big.size() + 1), ProtocolError);
+}
+
+TEST(WorkerProtocol, SeveralFramesInOneReadAreSplit) {
+    SocketPair pair;
+    send_frame(pair.a.get(), {{"n", 1}});
+    send_frame(pair.a.get(), {{"n", 2}});
+    FrameReader reader;
+    std::vector<int> seen;
+    while (seen.size() < 2) {
+        if (auto frame = reader.next()) seen.push_back(frame->message["n"]);
+        else reader.read_from(pair.b.get());
+    }
+    EXPECT_EQ(seen, (std::vector<int>{1, 2}));
+}
+
+TEST(WorkerProtocol, GarbageIsAnErrorNotACrash) {
+    SocketPair pair;
+    const char junk[] = "definitely not a frame header";
+    write_raw(pair.a.get(), junk, sizeof junk);
+    FrameReader reader;
+    reader.read_from(pair.b.get());
+    EXPECT_THROW(reader.next(), ProtocolError);
+}
+
+TEST(WorkerProtocol, OversizedAndBadVersionAreRefusedBeforeAllocating) {
+    {
+        SocketPair pair;
+        FrameHeader header;
+        header.payload_bytes = 0xFFFFFFF0u;
+        write_raw(pair.a.get(), &header, sizeof header);
+        FrameReader reader;
+        reader.read_from(pair.b.get());
+        try {
+            reader.next();
+            FAIL() << "expected an error";
+        } catch (const ProtocolError& error) {
+            EXPECT_NE(std::string(error.what()).find("oversized"), std::string::npos);
+        }
+    }
+    {
+        SocketPair pair;
+        FrameHeader header;
+        header.version = 99;
+        write_raw(pair.a.get(), &header, sizeof header);
+        FrameReader reader;
+        reader.read_from(pair.b.get());
+        EXPECT_THROW(reader.next(), ProtocolError);
+    }
+}
+
+TEST(WorkerProtocol, TruncatedFrameWaitsThenReportsClosed) {
+    SocketPair pair;
+    FrameHeader header;
+    header.payload_bytes = 50;
+    write_raw(pair.a.get(), &header, sizeof header);
+    write_raw(pair.a.get(), "{\"id\":", 6);
+    pair.a.reset();
+    FrameReader reader;
+    EXPECT_EQ(reader.read_from(pair.b.get()), FrameReader::Status::frame);
+    EXPECT_FALSE(reader.next().has_value());
+    EXPECT_EQ(reader.read_from(pair.b.get()), FrameReader::Status::closed);
+    EXPECT_TRUE(reader.has_partial_data());
+}
+
+TEST(WorkerProtocol, InvalidJsonPayloadIsAnError) {
+    SocketPair pair;
+    FrameHeader header;
+    header.payload_bytes = 5;
+    write_raw(pair.a.get(), &header, sizeof header);
+    write_raw(pair.a.get(), "{oops", 5);
+    FrameReader reader;
+    reader.read_from(pair.b.get());
+    EXPECT_THROW(reader.next(), ProtocolError);
+}
+
+TEST(WorkerProtocol, MissingDescriptorsAreAnError) {
+    SocketPair pair;
+    FrameHeader header;
+    header.payload_bytes = 2;
+    header.fd_count = 1;
+    write_raw(pair.a.get(), &header, sizeof header);
+    write_raw(pair.a.get(), "{}", 2);
+    FrameReader reader;
+    reader.read_from(pair.b.get());
+    EXPECT_THROW(reader.next(), ProtocolError);
+}
