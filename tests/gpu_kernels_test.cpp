@@ -24,14 +24,6 @@ RunRequest request_for(const std::filesystem::path& file, const std::string& siz
     return request;
 }
 
-std::vector<std::filesystem::path> kernel_files(const std::string& task) {
-    std::vector<std::filesystem::path> files;
-    for (const auto& entry : std::filesystem::directory_iterator(test::kernels_dir() / task))
-        if (entry.path().extension() == ".cu") files.push_back(entry.path());
-    std::sort(files.begin(), files.end());
-    return files;
-}
-
 void expect_passes(const RunRequest& request) {
     const RunReport report = engine().run(request);
     SCOPED_TRACE(request.kernel_path.string() + " at " + (request.inputs.size.empty() ? request.inputs.image_path : request.inputs.size));
@@ -46,7 +38,7 @@ void expect_passes(const RunRequest& request) {
 
 TEST(GpuKernels, GrayscaleKernelsAreCorrect) {
     if (const std::string why = test::why_no_gpu(); !why.empty()) GTEST_SKIP() << why;
-    const auto files = kernel_files("grayscale");
+    const auto files = test::kernel_files("grayscale");
     ASSERT_GE(files.size(), 2u);
     for (const auto& file : files) {
         expect_passes(request_for(file, "1280x800"));
@@ -59,7 +51,7 @@ TEST(GpuKernels, GrayscaleKernelsAreCorrect) {
 
 TEST(GpuKernels, MatmulKernelsAreCorrect) {
     if (const std::string why = test::why_no_gpu(); !why.empty()) GTEST_SKIP() << why;
-    const auto files = kernel_files("matmul");
+    const auto files = test::kernel_files("matmul");
     ASSERT_GE(files.size(), 3u);
     for (const auto& file : files) {
         expect_passes(request_for(file, "512"));

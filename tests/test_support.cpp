@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -93,6 +94,38 @@ fs::path kernels_dir() {
 fs::path shared_images_dir() {
     if (const char* env = std::getenv("KPLAY_TEST_IMAGES"); env && *env) return env;
     return KPLAY_TEST_SHARED_IMAGES;
+}
+
+FaultExpectation read_fault_expectation(const fs::path& file) {
+    FaultExpectation expectation;
+    std::istringstream lines(read_file(file));
+    std::string line;
+    while (std::getline(lines, line)) {
+        const auto at = line.find("// expect:");
+        if (at == std::string::npos) continue;
+        std::string rest = line.substr(at + 10);
+        const auto text = rest.find("text=");
+        if (text != std::string::npos) {
+            expectation.text = rest.substr(text + 5);
+            rest = rest.substr(0, text);
+        }
+        std::istringstream words(rest);
+        std::string word;
+        while (words >> word) {
+            if (word.rfind("stage=", 0) == 0) expectation.stage = word.substr(6);
+            if (word.rfind("code=", 0) == 0) expectation.code = word.substr(5);
+        }
+        break;
+    }
+    return expectation;
+}
+
+std::vector<fs::path> kernel_files(const std::string& folder) {
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(kernels_dir() / folder))
+        if (entry.path().extension() == ".cu") files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    return files;
 }
 
 }  // namespace kplay::test

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace kplay::test {
 
@@ -32,5 +33,16 @@ std::filesystem::path kernels_dir();
 
 // The shared photos (puppy.jpg, grace_hopper.jpg): ../shared/images beside the checkout, or KPLAY_TEST_IMAGES.
 std::filesystem::path shared_images_dir();
+
+// A fault file's `// expect: stage=S [code=C] [text=T...]` line: what kplay must report for it.
+struct FaultExpectation {
+    std::string stage;  // where the run must stop: compile, spec, launch, run, worker
+    std::string code;   // CUDA_ERROR_... or KPLAY_TIMEOUT, when a code is expected
+    std::string text;   // a substring of the message, when given
+};
+FaultExpectation read_fault_expectation(const std::filesystem::path& file);
+
+// Files under kernels_src/<folder>, sorted.
+std::vector<std::filesystem::path> kernel_files(const std::string& folder);
 
 }  // namespace kplay::test
