@@ -31,7 +31,7 @@ RunRequest small_run(const std::filesystem::path& file) {
 TEST(GpuFaultCorpus, EveryFaultIsSurvivedAndTheNextRunIsCorrect) {
     if (const std::string why = test::why_no_gpu(); !why.empty()) GTEST_SKIP() << why;
     WorkerOptions options;
-    options.worker_path = KPLAY_TEST_WORKER;
+    options.worker_path = test::worker_path();
     options.run_timeout_s = 5;
     WorkerClient client(options);
     const auto good = test::kernels_dir() / "grayscale/01_seed_1d.cu";
@@ -70,7 +70,7 @@ TEST(GpuFaultCorpus, EveryFaultIsSurvivedAndTheNextRunIsCorrect) {
 TEST(GpuFaultCorpus, TwoHundredCompileRunCyclesDoNotLeak) {
     if (const std::string why = test::why_no_gpu(); !why.empty()) GTEST_SKIP() << why;
     WorkerOptions options;
-    options.worker_path = KPLAY_TEST_WORKER;
+    options.worker_path = test::worker_path();
     WorkerClient client(options);
     const auto file = test::kernels_dir() / "grayscale/01_seed_1d.cu";
     const std::string source = test::read_file(file);

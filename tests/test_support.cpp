@@ -120,6 +120,11 @@ FaultExpectation read_fault_expectation(const fs::path& file) {
     return expectation;
 }
 
+fs::path worker_path() {
+    if (const char* env = std::getenv("KPLAY_WORKER"); env && *env) return env;
+    return KPLAY_TEST_WORKER;
+}
+
 std::vector<fs::path> kernel_files(const std::string& folder) {
     std::vector<fs::path> files;
     for (const auto& entry : fs::directory_iterator(kernels_dir() / folder))

@@ -42,6 +42,9 @@ struct FaultExpectation {
 };
 FaultExpectation read_fault_expectation(const std::filesystem::path& file);
 
+// kplay-worker of this build, or $KPLAY_WORKER for a build copied elsewhere.
+std::filesystem::path worker_path();
+
 // Files under kernels_src/<folder>, sorted.
 std::vector<std::filesystem::path> kernel_files(const std::string& folder);
 

@@ -129,7 +129,7 @@ TEST(WorkerClient, PollNeverBlocks) {
 TEST(RealWorker, CompilesAndReportsNoDriverWithoutAGpu) {
     setenv("KPLAY_CUDA_DRIVER", "/nonexistent/libcuda.so.1", 1);  // inherited by the worker
     WorkerOptions options;
-    options.worker_path = KPLAY_TEST_WORKER;
+    options.worker_path = test::worker_path();
     WorkerClient client(options);
     CompileFileRequest compile;
     compile.path = test::kernels_dir() / "matmul/03_tiled_static_smem.cu";
