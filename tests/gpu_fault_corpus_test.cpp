@@ -45,13 +45,17 @@ TEST(GpuFaultCorpus, EveryFaultIsSurvivedAndTheNextRunIsCorrect) {
         const auto reported = std::chrono::steady_clock::now();
         const RunReport& report = fault.run;
         EXPECT_EQ(report.stage, expected.stage) << report.error;
-        if (!expected.code.empty()) EXPECT_EQ(report.error_code, expected.code) << report.error;
+        if (!expected.code.empty()) {
+            EXPECT_EQ(report.error_code, expected.code) << report.error;
+        }
         if (!expected.text.empty()) {
             const std::string all = report.error + " " + report.compile.log;
             EXPECT_NE(all.find(expected.text), std::string::npos) << all;
         }
         EXPECT_FALSE(report.passed());
-        if (report.fault.sticky) EXPECT_NE(report.error.find("replaced"), std::string::npos) << report.error;
+        if (report.fault.sticky) {
+            EXPECT_NE(report.error.find("replaced"), std::string::npos) << report.error;
+        }
 
         const WorkerResult next = client.wait(client.submit_run(small_run(good)));
         const double recovery_ms =
@@ -62,7 +66,9 @@ TEST(GpuFaultCorpus, EveryFaultIsSurvivedAndTheNextRunIsCorrect) {
         std::printf("| %s | %s | %s | %s | %.0f | %s |\n", file.filename().c_str(), report.stage.c_str(),
                     report.error_code.empty() ? "-" : report.error_code.c_str(), message.c_str(), recovery_ms,
                     next.run.passed() ? "yes" : "NO");
-        if (report.fault.sticky) EXPECT_LT(recovery_ms, 2000) << "goal: recovery within 2 s";
+        if (report.fault.sticky) {
+            EXPECT_LT(recovery_ms, 2000) << "goal: recovery within 2 s";
+        }
     }
     std::fflush(stdout);
 }
