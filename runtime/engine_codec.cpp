@@ -1,6 +1,8 @@
 // Field lists for the worker protocol's JSON, one macro line per type.
 #include "engine_codec.hpp"
 
+#include <cmath>
+#include <cstdlib>
 #include <optional>
 
 namespace nlohmann {
@@ -49,11 +51,23 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Coverage, threads, elements, idl
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(BoundArgument, param, binding, kind, value, size)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TimingStats, count, median, min, max, mean, stddev)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CopyCeiling, gbps, copy_ms, bytes, cached)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Metric, name, value)
+void to_json(nlohmann::json& j, const Metric& v);
+void from_json(const nlohmann::json& j, Metric& v);
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CheckReport, passed, summary, metrics, first_bad, tolerance, reference_ms,
                                                 reference_cached, map_w, map_h)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InputRequest, image_path, size, seed)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FaultInfo, sticky, explanation, hint, sanitizer_command)
+
+// JSON has no NaN (nlohmann writes null); metrics such as a NaN error must survive the trip.
+void to_json(nlohmann::json& j, const Metric& v) {
+    j = {{"name", v.name}, {"value", std::isfinite(v.value) ? nlohmann::json(v.value) : nlohmann::json(std::to_string(v.value))}};
+}
+
+void from_json(const nlohmann::json& j, Metric& v) {
+    j.at("name").get_to(v.name);
+    const auto& value = j.at("value");
+    v.value = value.is_string() ? std::strtod(value.get<std::string>().c_str(), nullptr) : value.get<double>();
+}
 
 void to_json(nlohmann::json& j, const RunRequest& v) {
     j = {{"kernel_path", v.kernel_path.string()}, {"source", v.source}, {"inputs", v.inputs}, {"block", v.block},

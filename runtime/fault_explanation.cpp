@@ -54,13 +54,20 @@ FaultInfo explain_cuda_error(int code, const std::string& rerun_command) {
             info.hint = "Usually memory corruption of a function pointer or the stack.";
             info.sanitizer_command = sanitizer;
             break;
+        case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+            info.explanation = "A thread used an address outside the memory space it meant (a global-memory pointer "
+                               "so far out of bounds that it points into another space).";
+            info.hint = bounds;
+            info.sanitizer_command = sanitizer;
+            break;
         case CUDA_ERROR_ASSERT:
             info.explanation = "A device-side assert() failed or the kernel called __trap().";
             info.hint = "The assertion message, if any, was printed by the device to the worker's output.";
             break;
         case CUDA_ERROR_LAUNCH_FAILED:
-            info.explanation = "The kernel failed while running (an exception the GPU does not describe further).";
-            info.hint = bounds;
+            info.explanation = "The kernel was aborted while running: it called __trap(), or hit an exception the GPU "
+                               "does not describe further.";
+            info.hint = "If the kernel calls __trap(), see what triggers it. Otherwise: " + bounds;
             info.sanitizer_command = sanitizer;
             break;
         case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES:

@@ -270,9 +270,9 @@ std::optional<WorkerResult> WorkerClient::advance() {
     try {
         for (;;) {
             if (auto frame = reader_.next()) {
-                Pending pending = std::move(*in_flight_);
+                // Decode before letting go of the request: a bad answer still fails *this* request.
+                WorkerResult result = decode(*in_flight_, std::move(*frame));
                 in_flight_.reset();
-                WorkerResult result = decode(pending, std::move(*frame));
                 if (result.kind == RequestKind::run && result.run.sticky_fault()) {
                     // The worker's CUDA context is dead: replace the process before the next request.
                     stop_worker(false);

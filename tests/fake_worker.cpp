@@ -7,6 +7,7 @@
 //   close-mid-frame   writes half a frame, then exits
 //   oversized         announces a 2 GiB payload
 //   bad-json          sends a well-framed payload that is not JSON
+//   wrong-shape       sends valid JSON that is not a result (a null body)
 // Otherwise it answers ping requests like the real worker. A marker file records that the bad
 // behaviour already happened once, so the restarted worker behaves.
 #include <signal.h>
@@ -56,6 +57,10 @@ int main(int argc, char** argv) {
                     kplay::FrameHeader header;
                     header.payload_bytes = 2u << 30;
                     (void)!write(socket, &header, sizeof header);
+                    pause();
+                }
+                if (mode == "wrong-shape") {
+                    kplay::send_frame(socket, {{"id", frame->message["id"]}, {"type", "run"}, {"body", nullptr}});
                     pause();
                 }
                 if (mode == "bad-json") {

@@ -67,6 +67,18 @@ TEST(WorkerClient, GarbageAndBrokenFramesAreProtocolErrors) {
     }
 }
 
+TEST(WorkerClient, AResultOfTheWrongShapeFailsThatRequestCleanly) {
+    test::TempDir dir;
+    WorkerClient client(fake("wrong-shape", dir));
+    RunRequest request;
+    request.kernel_path = "k.cu";
+    const WorkerResult result = client.wait(client.submit_run(request));
+    EXPECT_EQ(result.failure, WorkerFailure::protocol) << result.failure_message;
+    EXPECT_EQ(result.run.stage, "worker");
+    EXPECT_EQ(result.run.file, "k.cu");
+    expect_recovers(client);
+}
+
 TEST(WorkerClient, ClosingMidFrameIsACrashNotAHang) {
     test::TempDir dir;
     WorkerClient client(fake("close-mid-frame", dir));

@@ -7,5 +7,8 @@
 __global__ void misaligned(float* a, float* b, float* c, int M, int N, int K) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     const float4* shifted = reinterpret_cast<const float4*>(a + 1);
-    if (i < M * N / 4) c[i] = shifted[i].x;
+    if (i < M * N / 4) {
+        float4 v = shifted[i];  // all four lanes used, so this stays one 16-byte load
+        c[i] = v.x + v.y + v.z + v.w;
+    }
 }
