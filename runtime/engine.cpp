@@ -222,6 +222,15 @@ void Engine::run_stages(const RunRequest& request, RunReport& report) {
 
     // Device.
     report.stage = "device";
+    if (!have_device && request.keep_outputs && spec.task == "grayscale") {
+        // No device, but the window still shows the input image (decoded here, in the worker).
+        TaskData data = task.make_inputs(request.inputs);
+        const auto shape = task.extent(data, 2);
+        report.input = data.find("in")->data;
+        report.input_w = static_cast<int>(shape[0]);
+        report.input_h = static_cast<int>(shape[1]);
+        report.input_description = data.description;
+    }
     if (!have_device) {
         report.error = devices.problem().empty()
                            ? "No CUDA device " + std::to_string(request.device) + " (the driver reports " +

@@ -1,0 +1,103 @@
+// The kernel catalogue for the picker, and the window's file outputs (output PNG, history export).
+#include "app_state.hpp"
+
+#include <imgui.h>
+
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cache_dir.hpp"
+#include "error.hpp"
+#include "image_io.hpp"
+
+namespace kplay::window {
+
+namespace fs = std::filesystem;
+
+void AppState::say(const std::string& message, double seconds) {
+    status_message = message;
+    status_until = ImGui::GetTime() + seconds;
+}
+
+std::vector<KernelEntry> list_kernels(const fs::path& kernels_dir) {
+    std::vector<KernelEntry> entries;
+    std::error_code error;
+    if (kernels_dir.empty() || !fs::is_directory(kernels_dir, error)) return entries;
+    for (const auto& folder : fs::directory_iterator(kernels_dir, error)) {
+        if (!folder.is_directory() || folder.path().filename() == "include") continue;
+        for (const auto& file : fs::directory_iterator(folder.path(), error)) {
+            if (file.path().extension() != ".cu") continue;
+            KernelEntry entry{folder.path().filename().string(), file.path(), ""};
+            // The first comment line that is not the annotation: what the file is about.
+            std::string text;
+            read_whole_file(file.path(), text);
+            size_t at = 0;
+            while (at < text.size()) {
+                const size_t end = text.find('\n', at);
+                std::string line = text.substr(at, end == std::string::npos ? std::string::npos : end - at);
+                at = end == std::string::npos ? text.size() : end + 1;
+                if (line.rfind("//", 0) != 0) break;
+                line = line.substr(2);
+                const auto first = line.find_first_not_of(' ');
+                if (first == std::string::npos || line.find("kplay:") != std::string::npos || line.find("expect:") != std::string::npos)
+                    continue;
+                entry.summary = line.substr(first);
+                break;
+            }
+            entries.push_back(std::move(entry));
+        }
+    }
+    std::sort(entries.begin(), entries.end(), [](const KernelEntry& a, const KernelEntry& b) {
+        return a.task != b.task ? (a.task == "faults") < (b.task == "faults") || (a.task != "faults" && b.task != "faults" && a.task < b.task)
+                                : a.path < b.path;
+    });
+    return entries;
+}
+
+std::string save_output_png(const KernelSession& session, const fs::path& path) {
+    const auto& shown = session.shown();
+    if (!shown) return "Nothing to save yet: no kernel has produced output.";
+    try {
+        if (shown->task == "grayscale" && !shown->output.empty()) {
+            save_gray_png(path, shown->output.data(), shown->output_w, shown->output_h);
+        } else if (!shown->check.map.empty()) {
+            float peak = 0;
+            for (float v : shown->check.map)
+                if (std::isfinite(v)) peak = std::max(peak, v);
+            std::vector<uint8_t> pixels(shown->check.map.size());
+            for (size_t i = 0; i < pixels.size(); ++i)
+                pixels[i] = std::isfinite(shown->check.map[i]) ? static_cast<uint8_t>(peak > 0 ? 255 * shown->check.map[i] / peak : 0) : 255;
+            save_gray_png(path, pixels.data(), shown->check.map_w, shown->check.map_h);
+        } else {
+            return "Nothing to save: the last result has no image.";
+        }
+    } catch (const InputError& error) {
+        return error.what();
+    }
+    return "Saved " + path.string();
+}
+
+std::string export_history(const KernelSession& session, const fs::path& path) {
+    std::ofstream out(path);
+    if (!out) return "Cannot write " + path.string();
+    if (path.extension() == ".json") {
+        nlohmann::json runs = nlohmann::json::array();
+        for (const auto& h : session.history())
+            runs.push_back({{"run", h.run}, {"time", h.time_of_day}, {"source_hash", h.source_hash}, {"kernel", h.kernel},
+                            {"launch", h.launch}, {"median_ms", h.median_ms}, {"min_ms", h.min_ms}, {"max_ms", h.max_ms},
+                            {"gbps", h.gbps}, {"percent_of_copy_ceiling", h.percent_of_ceiling}, {"gflops", h.gflops},
+                            {"compile_ms", h.compile_ms}, {"cache_hit", h.cache_hit}, {"passed", h.passed},
+                            {"edit_to_result_ms", h.latency_ms}});
+        out << nlohmann::json{{"file", session.file().string()}, {"runs", runs}}.dump(2) << "\n";
+    } else {
+        out << "run,time,source_hash,kernel,launch,median_ms,min_ms,max_ms,gbps,percent_of_copy_ceiling,gflops,compile_ms,cache_hit,passed,edit_to_result_ms\n";
+        for (const auto& h : session.history())
+            out << h.run << "," << h.time_of_day << "," << h.source_hash << "," << h.kernel << ",\"" << h.launch << "\","
+                << h.median_ms << "," << h.min_ms << "," << h.max_ms << "," << h.gbps << "," << h.percent_of_ceiling << ","
+                << h.gflops << "," << h.compile_ms << "," << h.cache_hit << "," << h.passed << "," << h.latency_ms << "\n";
+    }
+    return out ? "Exported " + std::to_string(session.history().size()) + " runs to " + path.string() : "Cannot write " + path.string();
+}
+
+}  // namespace kplay::window

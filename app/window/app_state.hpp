@@ -1,0 +1,54 @@
+// Everything the window's panels share: the session, the image views and the UI-only state.
+#pragma once
+
+#include <array>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "frame_stats.hpp"
+#include "image_views.hpp"
+#include "kernel_session.hpp"
+
+namespace kplay::window {
+
+// One entry of the kernel picker: a file under kernels_src and the first line of its header comment.
+struct KernelEntry {
+    std::string task;  // folder
+    std::filesystem::path path;
+    std::string summary;
+};
+
+struct AppState {
+    KernelSession& session;
+    ImageViews& views;
+    ViewTransform view;
+    float left_width = 520;
+    std::string path_box;
+    std::string image_box;
+    std::string status_message;
+    double status_until = 0;  // ImGui time
+    bool show_shortcuts = false;
+    bool focus_path_box = false;
+    bool quit_requested = false;
+    std::string inspector;  // the pixel under the cursor, in words
+    FrameStats frames;
+    std::vector<KernelEntry> kernels;
+    int compare_a = -1, compare_b = -1;
+    int uploaded_version = -1;
+    std::array<std::array<float, 4>, 4> view_rects{};  // x, y, w, h of each drawn view (for tests and the dump)
+    float content_scale = 1;
+
+    void say(const std::string& message, double seconds = 6);
+};
+
+// Files under `kernels_dir` grouped by task folder, sorted.
+std::vector<KernelEntry> list_kernels(const std::filesystem::path& kernels_dir);
+
+// Writes the shown output as PNG (grayscale: the gray image; matmul: the |C-R| map). Returns a message.
+std::string save_output_png(const KernelSession& session, const std::filesystem::path& path);
+
+// Writes the run history as CSV or JSON (by extension). Returns a message.
+std::string export_history(const KernelSession& session, const std::filesystem::path& path);
+
+}  // namespace kplay::window

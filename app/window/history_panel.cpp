@@ -1,0 +1,69 @@
+// Kernel median per run (the last 200), each tied to its source hash and time; pick two runs to compare.
+#include <imgui.h>
+
+#include <cstdio>
+#include <vector>
+
+#include "panels.hpp"
+
+namespace kplay::window {
+
+void draw_history_panel(AppState& state) {
+    const auto& history = state.session.history();
+    if (history.empty()) {
+        ImGui::TextDisabled("Runs appear here: kernel median per run.");
+        return;
+    }
+    std::vector<float> medians;
+    for (const auto& h : history) medians.push_back(static_cast<float>(h.median_ms));
+    char overlay[64];
+    std::snprintf(overlay, sizeof overlay, "last %.4f ms", medians.back());
+    ImGui::PlotLines("##history", medians.data(), static_cast<int>(medians.size()), 0, overlay, 0.0f, FLT_MAX,
+                     ImVec2(-1, ImGui::GetFontSize() * 5));
+    if (ImGui::IsItemHovered() && medians.size() > 1) {
+        const float x = (ImGui::GetMousePos().x - ImGui::GetItemRectMin().x) / ImGui::GetItemRectSize().x;
+        const int i = std::clamp(static_cast<int>(x * static_cast<float>(medians.size() - 1) + 0.5f), 0, static_cast<int>(medians.size()) - 1);
+        const auto& h = history[i];
+        ImGui::SetTooltip("run %d at %s (source %s)\n%s\nmedian %.4f ms, %.1f GB/s%s\n%s", h.run, h.time_of_day.c_str(),
+                          h.source_hash.c_str(), h.launch.c_str(), h.median_ms, h.gbps,
+                          h.gflops > 0 ? (", " + std::to_string(static_cast<int>(h.gflops)) + " GFLOP/s").c_str() : "",
+                          h.passed ? "PASS" : "FAIL");
+    }
+    const int n = static_cast<int>(history.size());
+    if (state.compare_a < 0 || state.compare_a >= n) state.compare_a = std::max(0, n - 2);
+    if (state.compare_b < 0 || state.compare_b >= n) state.compare_b = n - 1;
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+    ImGui::SliderInt("run A", &state.compare_a, 0, n - 1, "%d");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+    ImGui::SliderInt("run B", &state.compare_b, 0, n - 1, "%d");
+    const auto& a = history[state.compare_a];
+    const auto& b = history[state.compare_b];
+    if (ImGui::BeginTable("compare", 4, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
+        ImGui::TableSetupColumn("");
+        ImGui::TableSetupColumn("A");
+        ImGui::TableSetupColumn("B");
+        ImGui::TableSetupColumn("B/A");
+        ImGui::TableHeadersRow();
+        auto line = [](const char* name, double va, double vb, const char* format) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextDisabled("%s", name);
+            ImGui::TableNextColumn();
+            ImGui::Text(format, va);
+            ImGui::TableNextColumn();
+            ImGui::Text(format, vb);
+            ImGui::TableNextColumn();
+            if (va > 0) ImGui::Text("%.2fx", vb / va);
+        };
+        line("median ms", a.median_ms, b.median_ms, "%.4f");
+        line("GB/s", a.gbps, b.gbps, "%.1f");
+        if (a.gflops > 0 || b.gflops > 0) line("GFLOP/s", a.gflops, b.gflops, "%.0f");
+        line("compile ms", a.compile_ms, b.compile_ms, "%.1f");
+        ImGui::EndTable();
+    }
+    ImGui::TextDisabled("A: %s %s   B: %s %s", a.source_hash.c_str(), a.time_of_day.c_str(), b.source_hash.c_str(),
+                        b.time_of_day.c_str());
+}
+
+}  // namespace kplay::window

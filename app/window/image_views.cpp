@@ -1,0 +1,82 @@
+// Texture uploads from RunReports and offscreen rendering of each view with the image_view shader.
+#include "image_views.hpp"
+
+#include <cmath>
+
+namespace kplay::window {
+
+void ImageViews::load_shaders() {
+    shader_error_.clear();
+    const auto dir = shaders_dir();
+    program_ = GlProgram::from_files(dir / "image_view.vert", dir / "image_view.frag", shader_error_);
+    ++generation_;
+}
+
+void ImageViews::upload(const RunReport& report) {
+    ++generation_;
+    for (auto& texture : textures_) texture = GlTexture();
+    input_.clear();
+    output_.clear();
+    map_.clear();
+    map_max_ = 0;
+    if (report.task == "grayscale" && report.input_w > 0) {
+        const size_t pixels = static_cast<size_t>(report.input_w) * report.input_h;
+        input_ = report.input;
+        std::vector<unsigned char> interleaved(3 * pixels);
+        for (size_t i = 0; i < pixels && 3 * pixels <= input_.size(); ++i)
+            for (int c = 0; c < 3; ++c) interleaved[3 * i + c] = input_[c * pixels + i];
+        textures_[0].upload(report.input_w, report.input_h, GL_RGB8, GL_RGB, GL_UNSIGNED_BYTE, interleaved.data());
+        if (report.output.size() == pixels) {
+            output_ = report.output;
+            textures_[1].upload(report.output_w, report.output_h, GL_R8, GL_RED, GL_UNSIGNED_BYTE, output_.data());
+        }
+        if (report.check.map.size() == pixels) {
+            map_ = report.check.map;
+            textures_[2].upload(report.check.map_w, report.check.map_h, GL_R32F, GL_RED, GL_FLOAT, map_.data());
+        }
+    } else if (report.task == "matmul" && !report.check.map.empty()) {
+        map_ = report.check.map;
+        for (float v : map_)
+            if (std::isfinite(v)) map_max_ = std::max(map_max_, v);
+        textures_[3].upload(report.check.map_w, report.check.map_h, GL_R32F, GL_RED, GL_FLOAT, map_.data());
+    }
+}
+
+ImTextureID ImageViews::render(ViewKind kind, int width, int height, const ViewTransform& transform, float tolerance) {
+    const int index = static_cast<int>(kind);
+    GlRenderTarget& target = targets_[index];
+    target.resize(width, height);
+    const GlTexture& texture = textures_[index];
+    if (!program_ || !texture) {
+        // Without shaders, fall back to the raw texture (no zoom) so something is still visible.
+        return reinterpret_cast<ImTextureID>(static_cast<intptr_t>(texture ? texture.id() : target.texture()));
+    }
+    const Drawn wanted{target.width(), target.height(), generation_, transform.scale, transform.offset_x, transform.offset_y, tolerance};
+    if (drawn_[index] == wanted) return reinterpret_cast<ImTextureID>(static_cast<intptr_t>(target.texture()));
+    drawn_[index] = wanted;
+    GLint previous_viewport[4];
+    glGetIntegerv(GL_VIEWPORT, previous_viewport);
+    glBindFramebuffer(GL_FRAMEBUFFER, target.framebuffer());
+    glViewport(0, 0, target.width(), target.height());
+    glDisable(GL_BLEND);
+    glDisable(GL_SCISSOR_TEST);
+    glUseProgram(program_.id());
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, texture.id());
+    glUniform1i(program_.uniform("u_image"), 0);
+    glUniform2f(program_.uniform("u_view_size"), static_cast<float>(target.width()), static_cast<float>(target.height()));
+    glUniform2f(program_.uniform("u_image_size"), static_cast<float>(texture.width()), static_cast<float>(texture.height()));
+    glUniform1f(program_.uniform("u_scale"), transform.scale);
+    glUniform2f(program_.uniform("u_offset"), transform.offset_x, transform.offset_y);
+    const int mode = kind == ViewKind::input ? 0 : kind == ViewKind::output ? 1 : kind == ViewKind::difference ? 2 : 3;
+    glUniform1i(program_.uniform("u_mode"), mode);
+    glUniform1f(program_.uniform("u_tolerance"), tolerance);
+    glUniform1f(program_.uniform("u_max"), map_max_);
+    quad_.draw();
+    glUseProgram(0);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glViewport(previous_viewport[0], previous_viewport[1], previous_viewport[2], previous_viewport[3]);
+    return reinterpret_cast<ImTextureID>(static_cast<intptr_t>(target.texture()));
+}
+
+}  // namespace kplay::window

@@ -1,0 +1,156 @@
+// The image views: input | output | difference for grayscale, the |C-R| heatmap for matmul. All views
+// share one zoom and pan: the wheel zooms at the cursor, dragging pans, F fits, 1 shows 1:1. Hovering
+// shows the pixel's values.
+#include <imgui.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "panels.hpp"
+
+namespace kplay::window {
+
+namespace {
+
+void fit(ViewTransform& view, float view_w, float view_h, int image_w, int image_h) {
+    if (image_w <= 0 || image_h <= 0) return;
+    view.scale = std::min(view_w / static_cast<float>(image_w), view_h / static_cast<float>(image_h));
+    view.offset_x = 0.5f * (view_w - view.scale * static_cast<float>(image_w));
+    view.offset_y = 0.5f * (view_h - view.scale * static_cast<float>(image_h));
+    view.fit_requested = false;
+}
+
+// One view: the rendered texture under an invisible button that takes the zoom and pan gestures.
+// Returns the hovered image pixel, or (-1, -1).
+ImVec2 view_widget(AppState& state, ViewKind kind, const char* caption, ImVec2 size, float tolerance) {
+    ImGui::BeginGroup();
+    ImGui::TextUnformatted(caption);
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    ImGui::InvisibleButton(caption, size);
+    state.view_rects[static_cast<int>(kind)] = {origin.x, origin.y, size.x, size.y};
+    const bool hovered = ImGui::IsItemHovered();
+    const bool active = ImGui::IsItemActive();
+    if (!state.views.has(kind)) {
+        ImDrawList* draw = ImGui::GetWindowDrawList();
+        draw->AddRectFilled(origin, ImVec2(origin.x + size.x, origin.y + size.y), IM_COL32(30, 30, 32, 255));
+        draw->AddRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), IM_COL32(80, 80, 80, 255));
+        const char* text = state.session.device_banner().empty() ? "no output" : "no output: no CUDA device";
+        const ImVec2 text_size = ImGui::CalcTextSize(text);
+        draw->AddText(ImVec2(origin.x + 0.5f * (size.x - text_size.x), origin.y + 0.5f * (size.y - text_size.y)),
+                      IM_COL32(150, 150, 150, 255), text);
+        ImGui::EndGroup();
+        return ImVec2(-1, -1);
+    }
+    ImTextureID texture = state.views.render(kind, static_cast<int>(size.x), static_cast<int>(size.y), state.view, tolerance);
+    ImGui::GetWindowDrawList()->AddImage(texture, origin, ImVec2(origin.x + size.x, origin.y + size.y), ImVec2(0, 1), ImVec2(1, 0));
+    ImGui::GetWindowDrawList()->AddRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), IM_COL32(80, 80, 80, 255));
+    ImGui::EndGroup();
+
+    ImGuiIO& io = ImGui::GetIO();
+    ViewTransform& view = state.view;
+    const ImVec2 local(io.MousePos.x - origin.x, io.MousePos.y - origin.y);
+    if (hovered && io.MouseWheel != 0) {
+        const float factor = std::pow(1.2f, io.MouseWheel);
+        const float scale = std::clamp(view.scale * factor, 0.02f, 64.0f);
+        const float applied = scale / view.scale;
+        view.offset_x = local.x - (local.x - view.offset_x) * applied;
+        view.offset_y = local.y - (local.y - view.offset_y) * applied;
+        view.scale = scale;
+    }
+    if (active && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 0)) {
+        view.offset_x += io.MouseDelta.x;
+        view.offset_y += io.MouseDelta.y;
+    }
+    if (!hovered) return ImVec2(-1, -1);
+    return ImVec2(std::floor((local.x - view.offset_x) / view.scale), std::floor((local.y - view.offset_y) / view.scale));
+}
+
+}  // namespace
+
+void draw_images_panel(AppState& state) {
+    KernelSession& session = state.session;
+    if (session.shown() && state.uploaded_version != session.output_version()) {
+        state.views.upload(*session.shown());
+        state.uploaded_version = session.output_version();
+    }
+    if (!state.views.shader_error().empty())
+        ImGui::TextColored(ImVec4(0.95f, 0.35f, 0.35f, 1), "Shader error (views show raw images): %s", state.views.shader_error().c_str());
+
+    const bool matmul = session.shown() && session.shown()->task == "matmul";
+    const int image_w = matmul ? state.views.width(ViewKind::error_map) : state.views.width(ViewKind::input);
+    const int image_h = matmul ? state.views.height(ViewKind::error_map) : state.views.height(ViewKind::input);
+    if (image_w == 0) {
+        ImGui::TextDisabled(session.busy() ? "Running..." : session.device_banner().empty()
+                                                                ? "The output appears here after the first successful run."
+                                                                : "No output: kernels cannot run without a CUDA device.");
+        return;
+    }
+    if (ImGui::Button("Fit")) state.view.fit_requested = true;
+    ImGui::SameLine();
+    if (ImGui::Button("1:1")) {
+        state.view.scale = 1;
+    }
+    ImGui::SameLine();
+    ImGui::Text("zoom %.0f%%", 100 * state.view.scale);
+    if (session.shown_is_stale()) {
+        ImGui::SameLine();
+        ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.3f, 1), "STALE: these are the last good outputs, not the current file's");
+    }
+    const float tolerance = static_cast<float>(session.shown()->check.tolerance);
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float caption = ImGui::GetTextLineHeightWithSpacing();
+    const float footer = ImGui::GetTextLineHeightWithSpacing() * 3.2f;
+    const int columns = matmul ? 1 : 3;
+    const float spacing = ImGui::GetStyle().ItemSpacing.x;
+    const ImVec2 size(std::max(64.0f, (avail.x - spacing * static_cast<float>(columns - 1)) / static_cast<float>(columns)),
+                      std::max(64.0f, avail.y - caption - footer));
+    if (state.view.fit_requested) fit(state.view, size.x, size.y, image_w, image_h);
+
+    ImVec2 hovered(-1, -1);
+    if (matmul) {
+        char caption_text[96];
+        std::snprintf(caption_text, sizeof caption_text, "|C - R| (max-pooled to %dx%d), log scale up to %.3g", image_w, image_h,
+                      state.views.map_max());
+        hovered = view_widget(state, ViewKind::error_map, caption_text, size, tolerance);
+    } else {
+        const ImVec2 a = view_widget(state, ViewKind::input, "input", size, tolerance);
+        ImGui::SameLine();
+        const ImVec2 b = view_widget(state, ViewKind::output, "output", size, tolerance);
+        ImGui::SameLine();
+        const ImVec2 c = view_widget(state, ViewKind::difference, "difference from the CPU reference", size, tolerance);
+        hovered = a.x >= 0 ? a : b.x >= 0 ? b : c;
+    }
+
+    // Inspector line and legend.
+    const int x = static_cast<int>(hovered.x), y = static_cast<int>(hovered.y);
+    if (x >= 0 && y >= 0 && x < image_w && y < image_h) {
+        const size_t i = static_cast<size_t>(y) * image_w + x;
+        if (matmul) {
+            const float e = state.views.map_values()[i];
+            ImGui::Text("cell (%d, %d): max |C-R| = %s", x, y, std::isnan(e) ? "NaN (unwritten)" : std::to_string(e).c_str());
+        } else {
+            const auto& in = state.views.input_planes();
+            const size_t n = static_cast<size_t>(image_w) * image_h;
+            const auto& out = state.views.output_pixels();
+            const auto& map = state.views.map_values();
+            const bool unwritten = i < map.size() && std::isnan(map[i]);
+            std::string text = "x " + std::to_string(x) + "  y " + std::to_string(y) + "   input RGB (" + std::to_string(in[i]) + ", " +
+                               std::to_string(in[n + i]) + ", " + std::to_string(in[2 * n + i]) + ")";
+            if (i < out.size()) text += "   output " + std::to_string(out[i]);
+            if (unwritten) text += "   never written";
+            else if (i < map.size() && i < out.size())
+                text += "   reference " + std::to_string(out[i] - static_cast<int>(map[i])) + "   difference " +
+                        std::to_string(static_cast<int>(map[i]));
+            ImGui::TextUnformatted(text.c_str());
+        }
+    } else {
+        ImGui::TextDisabled("Hover a pixel to inspect it. Wheel: zoom at the cursor. Drag: pan. F: fit. 1: 1:1.");
+    }
+    if (matmul)
+        ImGui::TextDisabled("black: exact ... red, yellow, white: larger errors (log scale). magenta: NaN / never written");
+    else if (state.views.has(ViewKind::difference))
+        ImGui::TextDisabled("difference: dark = exact, green = within +-%.0f, red = too bright, blue = too dark, magenta = never written",
+                            tolerance);
+}
+
+}  // namespace kplay::window

@@ -1,0 +1,243 @@
+// Live reload, request assembly and result handling for the window.
+#include "kernel_session.hpp"
+
+#include <ctime>
+
+#include "content_hash.hpp"
+#include "engine_codec.hpp"
+#include "error.hpp"
+#include "launch_config.hpp"
+#include "source_scan.hpp"
+
+namespace kplay::window {
+
+namespace {
+
+constexpr int kMaxReadRetries = 50;  // an empty or missing file is retried for about a second
+constexpr auto kRetryDelay = std::chrono::milliseconds(20);
+
+std::string time_of_day() {
+    const std::time_t now = std::time(nullptr);
+    char text[16];
+    std::strftime(text, sizeof text, "%H:%M:%S", std::localtime(&now));
+    return text;
+}
+
+std::vector<int64_t> to_vector(const std::array<int64_t, 3>& values) { return {values[0], values[1], values[2]}; }
+
+}  // namespace
+
+KernelSession::KernelSession(WorkerOptions options) : client_(std::move(options)) {
+    devices_request_ = client_.submit_devices();
+}
+
+std::string KernelSession::device_banner() const {
+    if (!devices_known_) return "";
+    const std::string problem = devices_.problem();
+    return problem.empty() ? "" : "No CUDA device: compile-only mode. " + problem;
+}
+
+double KernelSession::busy_seconds() const {
+    return in_flight_ ? std::chrono::duration<double>(Clock::now() - in_flight_since_).count() : 0;
+}
+
+void KernelSession::open(const std::filesystem::path& file) {
+    watcher_.unwatch_all();
+    file_ = file;
+    source_.clear();
+    source_hash_.clear();
+    spec_.reset();
+    spec_error_.clear();
+    file_error_.clear();
+    overrides = {};
+    hung_key_.clear();
+    if (!watcher_.watch(file)) file_error_ = "Cannot watch " + file.string() + ": its folder does not exist.";
+    load_source(Clock::now(), true);
+}
+
+void KernelSession::set_image(const std::string& path) {
+    inputs.image_path = path;
+    apply_settings();
+}
+
+void KernelSession::load_source(Clock::time_point changed_at, bool force) {
+    std::string text;
+    try {
+        text = read_source_file(file_);
+        file_error_.clear();
+    } catch (const InputError& error) {
+        text.clear();
+        file_error_ = error.what();
+    }
+    // An editor may leave the file briefly missing or empty mid-save: retry, never compile emptiness.
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
+        if (retries_ < kMaxReadRetries) {
+            ++retries_;
+            retry_at_ = Clock::now() + kRetryDelay;
+            retry_change_ = changed_at;
+        } else {
+            retry_at_.reset();
+            if (file_error_.empty()) file_error_ = file_.string() + " is empty.";
+        }
+        return;
+    }
+    retries_ = 0;
+    retry_at_.reset();
+    const std::string hash = hash_hex(text);
+    if (!force && hash == source_hash_) return;  // touched but unchanged (or a save we already have)
+    ++reloads_;
+    source_ = std::move(text);
+    source_hash_ = hash;
+    try {
+        spec_ = resolve_kernel_spec(source_, file_);
+        spec_error_.clear();
+    } catch (const InputError& error) {
+        spec_.reset();
+        spec_error_ = error.what();
+    }
+    latency_start_ = changed_at;
+    submit(true);
+}
+
+std::vector<std::string> KernelSession::launch_problems() const {
+    if (!devices_known_ || devices_.devices.empty()) return {};
+    if (!overrides.block && !overrides.grid && !overrides.smem) return {};
+    LaunchConfig launch;
+    if (last_) launch = last_->launch;
+    if (overrides.block) launch.block = {(*overrides.block)[0], (*overrides.block)[1], (*overrides.block)[2]};
+    if (overrides.grid) launch.grid = {(*overrides.grid)[0], (*overrides.grid)[1], (*overrides.grid)[2]};
+    if (!overrides.grid) launch.grid = {1, 1, 1};  // auto: always in range
+    if (overrides.smem) launch.dynamic_smem = *overrides.smem;
+    const FunctionAttributes* function = last_ && last_->stage != "compile" && last_->stage != "spec" ? &last_->function : nullptr;
+    return validate_launch(launch, devices_.devices.front().limits, function && function->max_threads_per_block ? function : nullptr);
+}
+
+void KernelSession::submit(bool automatic) {
+    if (source_.empty()) return;
+    if (!launch_problems().empty()) {
+        notice_ = "Not launched: the launch settings break a device limit (see Launch).";
+        return;
+    }
+    RunRequest request;
+    request.kernel_path = file_;
+    request.source = source_;
+    request.keep_outputs = true;
+    request.warmup = inputs.warmup;
+    request.repeat = inputs.repeat;
+    const bool matmul = spec_ && spec_->task == "matmul";
+    if (matmul) {
+        request.inputs.size = std::to_string(inputs.m) + "x" + std::to_string(inputs.n) + "x" + std::to_string(inputs.k);
+        request.inputs.seed = inputs.seed;
+    } else {
+        request.inputs.image_path = inputs.image_path;
+    }
+    if (overrides.block) request.block = to_vector(*overrides.block);
+    if (overrides.grid) request.grid = to_vector(*overrides.grid);
+    request.smem = overrides.smem;
+    request.arg_overrides = overrides.args;
+    request.defines = overrides.defines;
+    const std::string key = hash_hex(nlohmann::json(request).dump());  // the source and every setting
+    if (automatic && key == hung_key_) {
+        notice_ = "This version hung last time, so it is not re-run automatically. Press F5 to run it anyway.";
+        return;
+    }
+    notice_.clear();
+    in_flight_ = client_.submit_run(request);  // an older request still in flight is now overtaken
+    in_flight_since_ = Clock::now();
+    in_flight_key_ = key;
+    in_flight_change_ = automatic ? latency_start_ : std::nullopt;
+    ++runs_submitted_;
+}
+
+void KernelSession::recompile() {
+    if (file_.empty()) return;
+    load_source(Clock::now(), true);
+}
+
+void KernelSession::rerun() {
+    latency_start_.reset();
+    submit(false);
+}
+
+void KernelSession::apply_settings() {
+    latency_start_.reset();
+    submit(true);
+}
+
+void KernelSession::handle(const WorkerResult& result) {
+    if (result.id == devices_request_) {
+        devices_ = result.devices;
+        devices_known_ = result.ok();
+        if (!result.ok()) {
+            devices_.driver.message = result.failure_message;
+            devices_known_ = true;
+        }
+        return;
+    }
+    if (result.id != in_flight_) return;  // overtaken by a newer save or setting
+    in_flight_ = 0;
+    ++results_received_;
+    const RunReport& report = result.run;
+    last_ = report;
+    if (result.failure == WorkerFailure::timeout) hung_key_ = in_flight_key_;
+    const bool has_outputs = report.ok() && (!report.output.empty() || !report.check.map.empty());
+    const bool input_only = !report.ok() && report.stage == "device" && !report.input.empty();  // no GPU: show the input
+    if (has_outputs || input_only) {
+        shown_ = report;
+        shown_stale_ = false;
+        ++output_version_;
+    } else if (shown_) {
+        shown_stale_ = true;  // keep the last good output visible, marked stale
+    }
+    if (report.ok()) {
+        HistoryEntry entry;
+        entry.run = static_cast<int>(history_.size()) + 1;
+        entry.source_hash = source_hash_.substr(0, 8);
+        entry.time_of_day = time_of_day();
+        entry.kernel = report.kernel;
+        entry.launch = "grid " + report.launch.grid.text() + " block " + report.launch.block.text();
+        entry.median_ms = report.kernel_ms.median;
+        entry.min_ms = report.kernel_ms.min;
+        entry.max_ms = report.kernel_ms.max;
+        entry.gbps = report.gbps;
+        entry.percent_of_ceiling = report.percent_of_ceiling;
+        entry.gflops = report.gflops;
+        entry.compile_ms = report.compile.cache_hit ? report.compile.lookup_ms : report.compile.compile_ms;
+        entry.cache_hit = report.compile.cache_hit;
+        entry.passed = report.check.passed;
+        history_.push_back(entry);
+        if (history_.size() > 200) history_.erase(history_.begin());
+    }
+    latency_pending_ = in_flight_change_.has_value();
+    if (latency_pending_) latency_start_ = in_flight_change_;
+}
+
+void KernelSession::frame_presented() {
+    if (!latency_pending_ || !latency_start_) return;
+    const double ms = std::chrono::duration<double, std::milli>(Clock::now() - *latency_start_).count();
+    latencies_ms_.push_back(ms);
+    if (!history_.empty() && last_ && last_->ok()) history_.back().latency_ms = ms;
+    latency_pending_ = false;
+    latency_start_.reset();
+}
+
+bool KernelSession::update() {
+    bool changed = false;
+    for (const FileChange& change : watcher_.poll()) {
+        if (change.path.filename() == file_.filename()) {
+            load_source(change.when, false);
+            changed = true;
+        }
+    }
+    if (retry_at_ && Clock::now() >= *retry_at_) {
+        load_source(retry_change_, false);
+        changed = true;
+    }
+    while (auto result = client_.poll()) {
+        handle(*result);
+        changed = true;
+    }
+    return changed;
+}
+
+}  // namespace kplay::window

@@ -1,0 +1,129 @@
+// The window's controller, free of GUI code: which file is open, its live reload, the launch settings
+// the user edited, the requests in flight to kplay-worker, and the results and history they produce.
+//
+// Everything here runs on the UI thread and never blocks: saves arrive from FileWatcher, results from
+// WorkerClient::poll(). A result that a newer save has overtaken is dropped.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine.hpp"
+#include "file_watcher.hpp"
+#include "kernel_spec.hpp"
+#include "worker_client.hpp"
+
+namespace kplay::window {
+
+using Clock = std::chrono::steady_clock;
+
+// What the user changed in the window; unset fields follow the file's annotation.
+struct LaunchOverrides {
+    std::optional<std::array<int64_t, 3>> block;
+    std::optional<std::array<int64_t, 3>> grid;  // unset: auto
+    std::optional<int64_t> smem;
+    std::map<std::string, std::string> args;                   // literal arguments, e.g. tw
+    std::vector<std::pair<std::string, std::string>> defines;  // -D, added to the annotation's
+};
+
+struct InputSettings {
+    std::string image_path;  // grayscale; empty: built-in image
+    int64_t m = 1024, n = 1024, k = 1024;
+    uint64_t seed = 1;
+    int warmup = 3;
+    int repeat = 20;
+};
+
+struct HistoryEntry {
+    int run = 0;
+    std::string source_hash;
+    std::string time_of_day;  // wall clock, HH:MM:SS
+    std::string kernel, launch;
+    double median_ms = 0, min_ms = 0, max_ms = 0;
+    double gbps = 0, percent_of_ceiling = 0, gflops = 0;
+    double compile_ms = 0;
+    bool cache_hit = false;
+    bool passed = false;
+    double latency_ms = -1;  // edit -> result on screen, when the run came from a save
+};
+
+class KernelSession {
+public:
+    explicit KernelSession(WorkerOptions options);
+
+    void open(const std::filesystem::path& file);
+    void set_image(const std::string& path);
+    void recompile();  // Ctrl+R: compile and run again even if the file did not change
+    void rerun();      // F5: run again (allowed after a hang too: the user asked)
+    void apply_settings();  // launch or input settings changed: run with them
+    // Per frame: saves, retries of unreadable files, results. Returns true when something changed.
+    bool update();
+    // Call once the frame that shows a new result is on screen: closes the edit->result latency.
+    void frame_presented();
+
+    // Launch settings validated before they are sent; empty when fine.
+    std::vector<std::string> launch_problems() const;
+
+    const std::filesystem::path& file() const { return file_; }
+    const std::string& source() const { return source_; }
+    const std::optional<KernelSpec>& spec() const { return spec_; }
+    const std::string& spec_error() const { return spec_error_; }
+    const std::string& file_error() const { return file_error_; }
+    bool busy() const { return in_flight_ != 0; }
+    double busy_seconds() const;
+    const std::optional<RunReport>& last() const { return last_; }    // the newest result, good or bad
+    const std::optional<RunReport>& shown() const { return shown_; }  // the newest result with outputs
+    bool shown_is_stale() const { return shown_stale_; }
+    const std::vector<HistoryEntry>& history() const { return history_; }
+    const DeviceQuery& devices() const { return devices_; }
+    bool devices_known() const { return devices_known_; }
+    std::string device_banner() const;
+    const std::string& notice() const { return notice_; }
+    int reloads() const { return reloads_; }
+    int runs_submitted() const { return runs_submitted_; }
+    int results_received() const { return results_received_; }
+    int output_version() const { return output_version_; }  // changes whenever shown() changes
+    const std::vector<double>& latencies_ms() const { return latencies_ms_; }
+    WorkerClient& client() { return client_; }
+    int watcher_descriptor() const { return watcher_.descriptor(); }
+
+    LaunchOverrides overrides;
+    InputSettings inputs;
+
+private:
+    void load_source(Clock::time_point changed_at, bool force);
+    void submit(bool automatic);
+    void handle(const WorkerResult& result);
+
+    WorkerClient client_;
+    FileWatcher watcher_;
+    std::filesystem::path file_;
+    std::string source_, source_hash_;
+    std::optional<KernelSpec> spec_;
+    std::string spec_error_, file_error_, notice_;
+    std::optional<RunReport> last_, shown_;
+    bool shown_stale_ = false;
+    std::vector<HistoryEntry> history_;
+    DeviceQuery devices_;
+    bool devices_known_ = false;
+    uint64_t devices_request_ = 0;
+    uint64_t in_flight_ = 0;         // the run request whose result we wait for (0: none)
+    Clock::time_point in_flight_since_{};
+    std::optional<Clock::time_point> in_flight_change_;  // the save that caused it
+    std::string hung_key_;           // source+settings that hung: not re-run automatically
+    std::string in_flight_key_;
+    std::optional<Clock::time_point> retry_at_;
+    Clock::time_point retry_change_{};
+    int retries_ = 0;
+    std::optional<Clock::time_point> latency_start_;
+    bool latency_pending_ = false;
+    int reloads_ = 0, runs_submitted_ = 0, results_received_ = 0, output_version_ = 0;
+    std::vector<double> latencies_ms_;
+};
+
+}  // namespace kplay::window

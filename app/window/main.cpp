@@ -1,0 +1,251 @@
+// kplay: the window. The Dear ImGui GLFW/OpenGL3 example's loop, with the layout in panels and all
+// engine work behind KernelSession (which never blocks the frame).
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+#include <poll.h>
+
+#include <CLI/CLI.hpp>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
+#include "install_paths.hpp"
+#include "panels.hpp"
+#include "settings_store.hpp"
+#include "state_dump.hpp"
+
+using namespace kplay;
+using namespace kplay::window;
+
+namespace {
+
+std::vector<KeyPress> g_shortcuts;  // filled by the key callback, read by draw_menu_bar
+std::vector<std::string> g_dropped;  // filled by GLFW's drop callback, read by the loop
+
+void on_drop(GLFWwindow*, int count, const char** paths) {
+    for (int i = 0; i < count; ++i) g_dropped.emplace_back(paths[i]);
+}
+
+// Shortcuts are taken from key events, not from per-frame key state: a press and release that both
+// happen between two frames (a quick tap, or a scripted one) must still count. ImGui's backend
+// chains to this callback.
+void on_key(GLFWwindow*, int key, int, int action, int mods) {
+    if (action == GLFW_PRESS) g_shortcuts.push_back({key, mods});
+}
+
+bool is_image_path(const std::filesystem::path& path) {
+    std::string ext = path.extension().string();
+    for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return ext == ".png" || ext == ".jpg" || ext == ".jpeg";
+}
+
+void load_fonts(float scale) {
+    ImGuiIO& io = ImGui::GetIO();
+    for (const char* path : {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf"}) {
+        if (std::filesystem::exists(path)) {
+            io.Fonts->AddFontFromFileTTF(path, 16.0f * scale);
+            return;
+        }
+    }
+    ImFontConfig config;
+    config.SizePixels = 13.0f * scale;
+    io.Fonts->AddFontDefault(&config);
+}
+
+void draw_layout(AppState& state, int width, int height) {
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImVec2(static_cast<float>(width), static_cast<float>(height)));
+    ImGui::Begin("kplay", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_MenuBar | ImGuiWindowFlags_NoBringToFrontOnFocus |
+                     ImGuiWindowFlags_NoSavedSettings);
+    draw_menu_bar(state, g_shortcuts);
+    g_shortcuts.clear();
+    draw_status_bar(state);
+    ImGui::Separator();
+
+    const float full_height = ImGui::GetContentRegionAvail().y;
+    state.left_width = std::clamp(state.left_width, 300.0f * state.content_scale, static_cast<float>(width) * 0.6f);
+    ImGui::BeginChild("left", ImVec2(state.left_width, full_height), false);
+    if (ImGui::CollapsingHeader("Kernel", ImGuiTreeNodeFlags_DefaultOpen)) draw_kernel_panel(state);
+    if (ImGui::CollapsingHeader("Launch", ImGuiTreeNodeFlags_DefaultOpen)) draw_launch_panel(state);
+    if (ImGui::CollapsingHeader("Inputs", ImGuiTreeNodeFlags_DefaultOpen)) draw_inputs_panel(state);
+    if (ImGui::CollapsingHeader("Results", ImGuiTreeNodeFlags_DefaultOpen)) draw_results_panel(state);
+    if (ImGui::CollapsingHeader("Diagnostics", ImGuiTreeNodeFlags_DefaultOpen)) draw_diagnostics_panel(state);
+    if (ImGui::CollapsingHeader("History", ImGuiTreeNodeFlags_DefaultOpen)) draw_history_panel(state);
+    ImGui::EndChild();
+
+    // A draggable splitter between the columns.
+    ImGui::SameLine(0, 0);
+    ImGui::InvisibleButton("splitter", ImVec2(6 * state.content_scale, full_height));
+    if (ImGui::IsItemHovered() || ImGui::IsItemActive()) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
+    if (ImGui::IsItemActive()) {
+        state.left_width += ImGui::GetIO().MouseDelta.x;
+        state.view.fit_requested = true;
+    }
+    ImGui::GetWindowDrawList()->AddLine(ImVec2(ImGui::GetItemRectMin().x + 3 * state.content_scale, ImGui::GetItemRectMin().y),
+                                        ImVec2(ImGui::GetItemRectMin().x + 3 * state.content_scale, ImGui::GetItemRectMax().y),
+                                        IM_COL32(70, 70, 70, 255));
+    ImGui::SameLine(0, 0);
+    ImGui::BeginChild("right", ImVec2(0, full_height), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    draw_images_panel(state);
+    ImGui::EndChild();
+    ImGui::End();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"kplay: a live-reload CUDA kernel playground. Edit the kernel file in your editor; every save runs it."};
+    std::string file, image, size, screenshot, dump_state;
+    int frames_after_result = 10;
+    double timeout = 5;
+    app.add_option("FILE", file, "Kernel file (.cu); default: the last one, or the seed grayscale kernel");
+    app.add_option("--image", image, "Grayscale input image (PNG/JPEG); default: the built-in image");
+    app.add_option("--size", size, "Matmul size: N or MxNxK");
+    app.add_option("--timeout", timeout, "Stop a kernel after this many seconds")->check(CLI::PositiveNumber);
+    app.add_option("--screenshot", screenshot, "Write the window as PNG after --frames frames following the first result, then exit");
+    app.add_option("--frames", frames_after_result, "Frames to render after the first result before the screenshot");
+    app.add_option("--dump-state", dump_state, "Keep writing what the window shows as JSON to this file (and at exit)");
+    CLI11_PARSE(app, argc, argv);
+
+    if (!glfwInit()) {
+        std::fprintf(stderr, "kplay: cannot open a window (no display? set DISPLAY or use kplay-cli)\n");
+        return 1;
+    }
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    const SavedSettings saved = load_settings();
+    GLFWwindow* window = glfwCreateWindow(saved.window_w, saved.window_h, "kplay", nullptr, nullptr);
+    if (!window) {
+        std::fprintf(stderr, "kplay: cannot create an OpenGL 3.3 window\n");
+        glfwTerminate();
+        return 1;
+    }
+    glfwMakeContextCurrent(window);
+    glfwSwapInterval(1);
+    glfwSetDropCallback(window, on_drop);
+    glfwSetKeyCallback(window, on_key);  // before ImGui's backend, which chains to it
+
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    static const std::string ini = (config_dir() / "imgui.ini").string();
+    std::filesystem::create_directories(config_dir());
+    ImGui::GetIO().IniFilename = ini.c_str();
+    float scale_x = 1, scale_y = 1;
+    glfwGetWindowContentScale(window, &scale_x, &scale_y);
+    const float scale = std::max(1.0f, scale_x);
+    ImGui::StyleColorsDark();
+    ImGui::GetStyle().ScaleAllSizes(scale);
+    ImGui::GetStyle().FrameRounding = 3;
+    load_fonts(scale);
+    ImGui_ImplGlfw_InitForOpenGL(window, true);
+    ImGui_ImplOpenGL3_Init("#version 330 core");
+
+    WorkerOptions options;
+    options.run_timeout_s = timeout;
+    KernelSession session(options);
+    ImageViews views;
+    views.load_shaders();
+    AppState state{session, views};
+    state.content_scale = scale;
+    state.left_width = saved.left_width * scale / std::max(1.0f, scale);
+    state.kernels = list_kernels(kernels_dir());
+    session.inputs.m = saved.m;
+    session.inputs.n = saved.n;
+    session.inputs.k = saved.k;
+    if (!size.empty()) {
+        long long m = 0, n = 0, k = 0;
+        const int fields = std::sscanf(size.c_str(), "%lldx%lldx%lld", &m, &n, &k);
+        if (fields == 1) n = k = m;
+        if (fields == 1 || fields == 3) {
+            session.inputs.m = m;
+            session.inputs.n = n;
+            session.inputs.k = k;
+        }
+    }
+    session.inputs.image_path = !image.empty() ? image : file.empty() ? saved.image : "";
+    state.image_box = session.inputs.image_path;
+    std::filesystem::path kernel = file;
+    if (kernel.empty()) kernel = !saved.kernel.empty() && std::filesystem::exists(saved.kernel)
+                                     ? std::filesystem::path(saved.kernel)
+                                     : kernels_dir() / "grayscale" / "01_seed_1d.cu";
+    state.path_box = kernel.string();
+    session.open(kernel);
+
+    // Wakes the loop as soon as a save arrives (inotify), so an idle window reacts without polling.
+    std::atomic<bool> running{true};
+    std::thread waker([&] {
+        const int fd = session.watcher_descriptor();
+        while (running) {
+            pollfd watch{fd, POLLIN, 0};
+            if (::poll(&watch, 1, 100) > 0) {
+                glfwPostEmptyEvent();
+                std::this_thread::sleep_for(std::chrono::milliseconds(3));  // the loop drains it meanwhile
+            }
+        }
+    });
+
+    int frames_since_result = -1;
+    double last_dump = 0;
+    const auto started = std::chrono::steady_clock::now();
+    while (!glfwWindowShouldClose(window) && !state.quit_requested) {
+        // Busy: short waits so results show promptly; idle: sleep until input or a save.
+        glfwWaitEventsTimeout(session.busy() ? 0.002 : 0.1);
+        const auto frame_start = std::chrono::steady_clock::now();
+        session.update();
+        for (const auto& dropped : g_dropped) {
+            if (is_image_path(dropped)) {
+                state.image_box = dropped;
+                session.set_image(dropped);
+            } else {
+                state.path_box = dropped;
+                session.open(dropped);
+            }
+            state.view.fit_requested = true;
+        }
+        g_dropped.clear();
+
+        ImGui_ImplOpenGL3_NewFrame();
+        ImGui_ImplGlfw_NewFrame();
+        ImGui::NewFrame();
+        int width = 0, height = 0;
+        glfwGetFramebufferSize(window, &width, &height);
+        draw_layout(state, width, height);
+        ImGui::Render();
+        glViewport(0, 0, width, height);
+        glClearColor(0.1f, 0.1f, 0.11f, 1);
+        glClear(GL_COLOR_BUFFER_BIT);
+        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+
+        if (frames_since_result < 0 && session.results_received() > 0) frames_since_result = 0;
+        if (frames_since_result >= 0) ++frames_since_result;
+        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        const bool screenshot_due = !screenshot.empty() && (frames_since_result >= frames_after_result || elapsed > 60);
+        if (screenshot_due) write_screenshot(screenshot, width, height);
+        glfwSwapBuffers(window);
+        session.frame_presented();
+        state.frames.add(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frame_start).count());
+        if (!dump_state.empty() && (ImGui::GetTime() - last_dump > 0.2 || screenshot_due)) {
+            write_state_dump(state, dump_state);
+            last_dump = ImGui::GetTime();
+        }
+        if (screenshot_due) break;
+    }
+    running = false;
+    waker.join();
+    if (!dump_state.empty()) write_state_dump(state, dump_state);
+    int width = 0, height = 0;
+    glfwGetWindowSize(window, &width, &height);
+    save_settings(state, width, height);
+
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+    glfwDestroyWindow(window);
+    glfwTerminate();
+    return 0;
+}

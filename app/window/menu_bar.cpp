@@ -1,0 +1,90 @@
+// Menus and keyboard shortcuts (listed under Help).
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include "panels.hpp"
+
+namespace kplay::window {
+
+namespace {
+const char* const kShortcuts[][2] = {
+    {"Ctrl+R", "Recompile and run the kernel"},
+    {"F5", "Run again (also after a hang)"},
+    {"Ctrl+S", "Save the output as PNG"},
+    {"Ctrl+O", "Focus the kernel path box"},
+    {"F", "Fit the images to their views"},
+    {"1", "Show images at 1:1"},
+    {"Mouse wheel", "Zoom the images at the cursor"},
+    {"Drag", "Pan the images (all views move together)"},
+    {"Ctrl+Q", "Quit"},
+};
+
+void save_output(AppState& state) { state.say(save_output_png(state.session, "kplay-output.png")); }
+}  // namespace
+
+void draw_menu_bar(AppState& state, const std::vector<KeyPress>& presses) {
+    const bool typing = ImGui::GetIO().WantTextInput;
+    for (const KeyPress& press : presses) {
+        const bool ctrl = (press.mods & GLFW_MOD_CONTROL) != 0;
+        if (ctrl && press.key == GLFW_KEY_R) state.session.recompile();
+        else if (press.key == GLFW_KEY_F5) state.session.rerun();
+        else if (ctrl && press.key == GLFW_KEY_S) save_output(state);
+        else if (ctrl && press.key == GLFW_KEY_Q) state.quit_requested = true;
+        else if (ctrl && press.key == GLFW_KEY_O) state.focus_path_box = true;
+        else if (!typing && !ctrl && press.key == GLFW_KEY_F) state.view.fit_requested = true;
+        else if (!typing && !ctrl && press.key == GLFW_KEY_1) state.view.scale = 1;
+    }
+
+    if (!ImGui::BeginMenuBar()) return;
+    if (ImGui::BeginMenu("File")) {
+        if (ImGui::MenuItem("Save output PNG", "Ctrl+S")) save_output(state);
+        if (ImGui::MenuItem("Export history as CSV")) state.say(export_history(state.session, "kplay-history.csv"));
+        if (ImGui::MenuItem("Export history as JSON")) state.say(export_history(state.session, "kplay-history.json"));
+        ImGui::Separator();
+        if (ImGui::MenuItem("Quit", "Ctrl+Q")) state.quit_requested = true;
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Run")) {
+        if (ImGui::MenuItem("Recompile", "Ctrl+R")) state.session.recompile();
+        if (ImGui::MenuItem("Run again", "F5")) state.session.rerun();
+        if (ImGui::MenuItem("Restart the worker")) {
+            state.session.client().reset_crash_loop();
+            state.session.rerun();
+        }
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("View")) {
+        if (ImGui::MenuItem("Fit images", "F")) state.view.fit_requested = true;
+        if (ImGui::MenuItem("Images 1:1", "1")) state.view.scale = 1;
+        if (ImGui::MenuItem("Reload shaders")) {
+            state.views.load_shaders();
+            state.say(state.views.shader_error().empty() ? "Shaders reloaded" : "Shader error: " + state.views.shader_error());
+        }
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Help")) {
+        if (ImGui::MenuItem("Keyboard shortcuts")) state.show_shortcuts = true;
+        ImGui::EndMenu();
+    }
+    ImGui::EndMenuBar();
+
+    if (state.show_shortcuts) {
+        ImGui::SetNextWindowSize(ImVec2(520 * state.content_scale, 0), ImGuiCond_Appearing);
+        if (ImGui::Begin("Keyboard shortcuts", &state.show_shortcuts, ImGuiWindowFlags_NoCollapse)) {
+            if (ImGui::BeginTable("shortcuts", 2, ImGuiTableFlags_RowBg)) {
+                for (const auto& row : kShortcuts) {
+                    ImGui::TableNextRow();
+                    ImGui::TableNextColumn();
+                    ImGui::TextUnformatted(row[0]);
+                    ImGui::TableNextColumn();
+                    ImGui::TextUnformatted(row[1]);
+                }
+                ImGui::EndTable();
+            }
+            ImGui::TextWrapped("Edit the kernel file in your own editor: every save recompiles and runs it.");
+        }
+        ImGui::End();
+    }
+}
+
+}  // namespace kplay::window

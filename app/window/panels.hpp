@@ -1,0 +1,24 @@
+// The window's panels: one draw function per panel, each in its own file, all over the shared AppState.
+#pragma once
+
+#include <vector>
+
+#include "app_state.hpp"
+
+namespace kplay::window {
+
+struct KeyPress {
+    int key;   // GLFW key code
+    int mods;  // GLFW modifier bits
+};
+void draw_menu_bar(AppState& state, const std::vector<KeyPress>& presses);  // menu_bar.cpp (also shortcuts, Help)
+void draw_status_bar(AppState& state);         // status_bar.cpp: file, progress, errors, device banner
+void draw_kernel_panel(AppState& state);       // kernel_panel.cpp: picker, path box
+void draw_launch_panel(AppState& state);       // launch_panel.cpp: block, grid, smem, args, defines, resources
+void draw_inputs_panel(AppState& state);       // inputs_panel.cpp: image or matrix sizes, repeats
+void draw_results_panel(AppState& state);      // results_panel.cpp: timings, throughput, verdict
+void draw_diagnostics_panel(AppState& state);  // diagnostics_panel.cpp
+void draw_history_panel(AppState& state);      // history_panel.cpp: plot, compare, export
+void draw_images_panel(AppState& state);       // images_panel.cpp: input | output | difference, or error map
+
+}  // namespace kplay::window

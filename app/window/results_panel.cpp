@@ -1,0 +1,71 @@
+// The last run in numbers: compile (cache hit or miss), load, kernel median/min/max, transfers, the CPU
+// reference, throughput against the device's ceiling, the verdict with its metrics, and the
+// edit->result latency.
+#include <imgui.h>
+
+#include <cmath>
+
+#include "panels.hpp"
+
+namespace kplay::window {
+
+namespace {
+const ImVec4 kRed(0.95f, 0.35f, 0.35f, 1), kGreen(0.4f, 0.85f, 0.45f, 1);
+
+void row(const char* label, const char* format, ...) IM_FMTARGS(2);
+void row(const char* label, const char* format, ...) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextDisabled("%s", label);
+    ImGui::TableNextColumn();
+    va_list args;
+    va_start(args, format);
+    ImGui::TextV(format, args);
+    va_end(args);
+}
+}  // namespace
+
+void draw_results_panel(AppState& state) {
+    const KernelSession& session = state.session;
+    const auto& last = session.last();
+    if (!last) {
+        ImGui::TextDisabled(session.busy() ? "Waiting for the first result..." : "No run yet.");
+        return;
+    }
+    const RunReport& r = *last;
+    if (!r.ok()) {
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextColored(kRed, "%s", r.error.c_str());
+        if (!r.fault.hint.empty()) ImGui::TextWrapped("Hint: %s", r.fault.hint.c_str());
+        if (!r.fault.sanitizer_command.empty()) {
+            ImGui::TextWrapped("To find the line: %s", r.fault.sanitizer_command.c_str());
+            if (ImGui::SmallButton("Copy command")) ImGui::SetClipboardText(r.fault.sanitizer_command.c_str());
+        }
+        ImGui::PopTextWrapPos();
+    }
+    if (!ImGui::BeginTable("results", 2, ImGuiTableFlags_SizingFixedFit)) return;
+    if (!r.compile.arch.empty())
+        row("compile", "%.1f ms (%s) for %s", r.compile.cache_hit ? r.compile.lookup_ms : r.compile.compile_ms,
+            r.compile.cache_hit ? "cache hit" : "cache miss", r.compile.arch.c_str());
+    if (r.device) row("device", "%s (%s)", r.device->name.c_str(), r.device->arch().c_str());
+    if (r.ok()) {
+        row("module load", "%.2f ms", r.module_load_ms);
+        row("kernel", "median %.4f ms  (min %.4f, max %.4f) over %d runs", r.kernel_ms.median, r.kernel_ms.min, r.kernel_ms.max,
+            r.kernel_ms.count);
+        row("transfers", "H2D %.2f ms, D2H %.2f ms", r.h2d_ms, r.d2h_ms);
+        row("CPU reference", r.check.reference_cached ? "cached" : "%.0f ms", r.check.reference_ms);
+        if (r.task == "matmul") row("throughput", "%.1f GFLOP/s", r.gflops);
+        row("bandwidth", "%.1f GB/s = %.1f%% of the copy ceiling (%.0f GB/s)", r.gbps, r.percent_of_ceiling, r.ceiling.gbps);
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextDisabled("check");
+        ImGui::TableNextColumn();
+        ImGui::TextColored(r.check.passed ? kGreen : kRed, "%s", r.check.summary.c_str());
+        if (!r.check.first_bad.empty()) row("first bad", "%s", r.check.first_bad.c_str());
+        for (const auto& metric : r.check.metrics) row(metric.name.c_str(), "%.4g", metric.value);
+    }
+    if (!session.latencies_ms().empty()) row("edit -> result", "%.1f ms (file change to result on screen)", session.latencies_ms().back());
+    ImGui::EndTable();
+}
+
+}  // namespace kplay::window

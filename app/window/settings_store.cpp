@@ -1,0 +1,45 @@
+// Settings as a small JSON file, written atomically; a corrupt file is ignored.
+#include "settings_store.hpp"
+
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+
+#include "cache_dir.hpp"
+
+namespace kplay::window {
+
+std::filesystem::path config_dir() {
+    if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg) return std::filesystem::path(xdg) / "kplay";
+    if (const char* home = std::getenv("HOME"); home && *home) return std::filesystem::path(home) / ".config" / "kplay";
+    return std::filesystem::temp_directory_path() / "kplay-config";
+}
+
+SavedSettings load_settings() {
+    SavedSettings settings;
+    std::string text;
+    if (!read_whole_file(config_dir() / "settings.json", text)) return settings;
+    try {
+        const auto json = nlohmann::json::parse(text);
+        settings.kernel = json.value("kernel", "");
+        settings.image = json.value("image", "");
+        settings.m = json.value("m", settings.m);
+        settings.n = json.value("n", settings.n);
+        settings.k = json.value("k", settings.k);
+        settings.left_width = json.value("left_width", settings.left_width);
+        settings.window_w = json.value("window_w", settings.window_w);
+        settings.window_h = json.value("window_h", settings.window_h);
+    } catch (const nlohmann::json::exception&) {
+        return SavedSettings{};
+    }
+    return settings;
+}
+
+void save_settings(const AppState& state, int window_w, int window_h) {
+    const auto& session = state.session;
+    const nlohmann::json json = {{"kernel", session.file().string()}, {"image", session.inputs.image_path},
+                                 {"m", session.inputs.m}, {"n", session.inputs.n}, {"k", session.inputs.k},
+                                 {"left_width", state.left_width}, {"window_w", window_w}, {"window_h", window_h}};
+    write_file_atomically(config_dir() / "settings.json", json.dump(2));
+}
+
+}  // namespace kplay::window

@@ -1,0 +1,26 @@
+// What the window remembers between runs, under $XDG_CONFIG_HOME/kplay (default ~/.config/kplay): the
+// last kernel, image, matmul sizes, launch overrides and the panel width. ImGui's own layout file sits
+// beside it.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "app_state.hpp"
+
+namespace kplay::window {
+
+std::filesystem::path config_dir();
+
+struct SavedSettings {
+    std::string kernel;
+    std::string image;
+    int64_t m = 1024, n = 1024, k = 1024;
+    float left_width = 520;
+    int window_w = 1600, window_h = 1000;
+};
+
+SavedSettings load_settings();  // defaults when absent or unreadable
+void save_settings(const AppState& state, int window_w, int window_h);
+
+}  // namespace kplay::window

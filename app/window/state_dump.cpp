@@ -1,0 +1,57 @@
+// The state dump's fields mirror the panels: file, launch, last results, errors, counters, frame times.
+#include "state_dump.hpp"
+
+#include <GL/gl.h>
+
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "cache_dir.hpp"
+#include "report_json.hpp"
+#include "stb_image_write.h"
+
+namespace kplay::window {
+
+void write_state_dump(const AppState& state, const std::filesystem::path& path) {
+    const KernelSession& session = state.session;
+    nlohmann::json dump = {{"file", session.file().string()},
+                           {"busy", session.busy()},
+                           {"device_banner", session.device_banner()},
+                           {"notice", session.notice()},
+                           {"file_error", session.file_error()},
+                           {"spec_error", session.spec_error()},
+                           {"reloads", session.reloads()},
+                           {"runs_submitted", session.runs_submitted()},
+                           {"results_received", session.results_received()},
+                           {"history_size", session.history().size()},
+                           {"output_stale", session.shown_is_stale()},
+                           {"has_output", session.shown().has_value()},
+                           {"shader_error", state.views.shader_error()},
+                           {"frames", state.frames.frames()},
+                           {"frame_ms_p50", state.frames.percentile(50)},
+                           {"frame_ms_p99", state.frames.percentile(99)},
+                           {"edit_to_result_ms", session.latencies_ms()}};
+    if (session.spec()) dump["task"] = session.spec()->task;
+    dump["view"] = {{"scale", state.view.scale}, {"offset", {state.view.offset_x, state.view.offset_y}}};
+    const char* names[] = {"input", "output", "difference", "error_map"};
+    for (int i = 0; i < 4; ++i)
+        if (state.view_rects[i][2] > 0) dump["view"][names[i]] = state.view_rects[i];
+    if (session.last()) dump["last"] = to_json(*session.last());
+    if (session.shown()) dump["shown"] = {{"stage", session.shown()->stage}, {"passed", session.shown()->check.passed},
+                                          {"input_w", session.shown()->input_w}, {"input_h", session.shown()->input_h}};
+    write_file_atomically(path, dump.dump(2));
+}
+
+bool write_screenshot(const std::filesystem::path& path, int width, int height) {
+    std::vector<unsigned char> pixels(static_cast<size_t>(width) * height * 3);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadBuffer(GL_BACK);
+    glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
+    // OpenGL's rows run bottom-up; PNG's top-down.
+    stbi_flip_vertically_on_write(1);
+    const int ok = stbi_write_png(path.c_str(), width, height, 3, pixels.data(), width * 3);
+    stbi_flip_vertically_on_write(0);
+    return ok != 0;
+}
+
+}  // namespace kplay::window

@@ -1,0 +1,213 @@
+// The real window under a display (CI starts Xvfb): it starts on the seed kernel and the built-in
+// image, its screenshot shows the input image, editor-style saves reload exactly once, a broken kernel
+// shows diagnostics while the last output stays, the no-GPU banner shows, and keys pressed through
+// xdotool reach it. The state is read from --dump-state.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include <stb_image.h>
+
+#include "default_image.hpp"
+#include "image_io.hpp"
+#include "test_support.hpp"
+
+extern char** environ;
+
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+std::string why_no_display() {
+    const char* display = std::getenv("DISPLAY");
+    return display && *display ? "" : "no DISPLAY: the gui tests need an X server (.ci/run starts Xvfb)";
+}
+
+// One kplay window with its own config folder, driven from the test.
+class Window {
+public:
+    Window(const kplay::test::TempDir& dir, std::vector<std::string> args) : state_(dir.path() / "state.json") {
+        std::vector<std::string> env_strings;
+        for (char** e = environ; *e; ++e) {
+            const std::string entry = *e;
+            if (entry.rfind("XDG_CONFIG_HOME=", 0) == 0 || entry.rfind("XDG_CACHE_HOME=", 0) == 0 || entry.rfind("KPLAY_CUDA_DRIVER=", 0) == 0)
+                continue;
+            env_strings.push_back(entry);
+        }
+        env_strings.push_back("XDG_CONFIG_HOME=" + (dir.path() / "config").string());
+        env_strings.push_back("XDG_CACHE_HOME=" + (dir.path() / "cache").string());
+        // The same on every machine: the no-driver path (a GPU machine runs the engine in gpu tests).
+        env_strings.push_back("KPLAY_CUDA_DRIVER=/nonexistent/libcuda.so.1");
+        std::vector<char*> envp;
+        for (auto& e : env_strings) envp.push_back(e.data());
+        envp.push_back(nullptr);
+        args.insert(args.begin(), {KPLAY_TEST_WINDOW, "--dump-state", state_.string()});
+        std::vector<char*> argv;
+        for (auto& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        EXPECT_EQ(posix_spawn(&pid_, argv[0], nullptr, nullptr, argv.data(), envp.data()), 0);
+    }
+    ~Window() {
+        if (pid_ > 0) {
+            kill(pid_, SIGKILL);
+            waitpid(pid_, nullptr, 0);
+        }
+    }
+    json state() const {
+        std::ifstream in(state_);
+        try {
+            return json::parse(in);
+        } catch (...) {
+            return json::object();
+        }
+    }
+    // Waits (up to 30 s) until `ready` holds for the dumped state.
+    json wait_for(const std::function<bool(const json&)>& ready) const {
+        for (int i = 0; i < 300; ++i) {
+            json s = state();
+            if (!s.empty() && ready(s)) return s;
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+        ADD_FAILURE() << "timed out; last state: " << state().dump().substr(0, 2000);
+        return state();
+    }
+    int wait_exit() {
+        int status = 0;
+        for (int i = 0; i < 100; ++i) {
+            if (waitpid(pid_, &status, WNOHANG) == pid_) {
+                pid_ = 0;
+                return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+        return -2;
+    }
+
+private:
+    fs::path state_;
+    pid_t pid_ = 0;
+};
+
+int run(const std::string& command) { return std::system(command.c_str()); }
+
+}  // namespace
+
+TEST(GuiWindow, StartsOnTheSeedKernelAndBuiltInImageAndShowsIt) {
+    if (const std::string why = why_no_display(); !why.empty()) GTEST_SKIP() << why;
+    kplay::test::TempDir dir;
+    const fs::path shot = dir.path() / "shot.png";
+    Window window(dir, {"--screenshot", shot.string(), "--frames", "5"});
+    EXPECT_EQ(window.wait_exit(), 0);
+    const json state = window.state();
+    EXPECT_NE(state.value("file", "").find("grayscale/01_seed_1d.cu"), std::string::npos);
+    EXPECT_GE(state.value("results_received", 0), 1);
+    EXPECT_TRUE(state.value("has_output", false));
+    EXPECT_EQ(state.value("shader_error", "x"), "");
+    EXPECT_NE(state.value("device_banner", "").find("No CUDA device"), std::string::npos);
+    EXPECT_LT(state.value("frame_ms_p99", 1e9), 400.0) << "generous: software rendering under Xvfb";
+
+    // The input view shows the built-in image: compare screen pixels with the image at several points.
+    int w = 0, h = 0, channels = 0;
+    const std::string png = kplay::test::read_file(shot);
+    unsigned char* pixels = stbi_load_from_memory(reinterpret_cast<const unsigned char*>(png.data()), static_cast<int>(png.size()),
+                                                  &w, &h, &channels, 3);
+    ASSERT_NE(pixels, nullptr);
+    const kplay::PlanarImage image = kplay::make_default_image();
+    const auto rect = state["view"]["input"];
+    const float scale = state["view"]["scale"], ox = state["view"]["offset"][0], oy = state["view"]["offset"][1];
+    // Sample screen pixels across the view; each must show what the shader samples there: the image,
+    // bilinearly filtered when shrunk (texture() with GL_LINEAR at the pixel's centre).
+    auto texel = [&](int c, int x, int y) {
+        x = std::clamp(x, 0, image.width - 1);
+        y = std::clamp(y, 0, image.height - 1);
+        return static_cast<float>(image.planes[c * image.pixels() + static_cast<size_t>(y) * image.width + x]);
+    };
+    int matched = 0, checked = 0;
+    for (int iy = 1; iy < 12; ++iy)
+        for (int ix = 1; ix < 12; ++ix) {
+            const int sx = static_cast<int>(rect[0].get<float>() + ox + scale * image.width * ix / 12.0f);
+            const int sy = static_cast<int>(rect[1].get<float>() + oy + scale * image.height * iy / 12.0f);
+            if (sx < 0 || sy < 0 || sx >= w || sy >= h) continue;
+            const float u = (sx + 0.5f - rect[0].get<float>() - ox) / scale - 0.5f;
+            const float v = (sy + 0.5f - rect[1].get<float>() - oy) / scale - 0.5f;
+            const int x0 = static_cast<int>(std::floor(u)), y0 = static_cast<int>(std::floor(v));
+            const float fx = u - x0, fy = v - y0;
+            ++checked;
+            int diff = 0;
+            for (int c = 0; c < 3; ++c) {
+                const float expected = (1 - fy) * ((1 - fx) * texel(c, x0, y0) + fx * texel(c, x0 + 1, y0)) +
+                                       fy * ((1 - fx) * texel(c, x0, y0 + 1) + fx * texel(c, x0 + 1, y0 + 1));
+                diff = std::max(diff, static_cast<int>(std::abs(pixels[3 * (sy * w + sx) + c] - expected)));
+            }
+            if (diff <= 24) ++matched;
+        }
+    stbi_image_free(pixels);
+    EXPECT_GE(checked, 100);
+    EXPECT_GE(matched, checked * 9 / 10) << matched << " of " << checked << " sample points match the image";
+}
+
+TEST(GuiWindow, EditorSavesReloadExactlyOnceAndBrokenKernelsKeepTheLastOutput) {
+    if (const std::string why = why_no_display(); !why.empty()) GTEST_SKIP() << why;
+    kplay::test::TempDir dir;
+    const std::string seed = kplay::test::read_file(kplay::test::kernels_dir() / "grayscale/01_seed_1d.cu");
+    const fs::path kernel = dir.write("grayscale/mine.cu", seed);
+    Window window(dir, {kernel.string()});
+    window.wait_for([](const json& s) { return s.value("results_received", 0) >= 1; });
+
+    // vim: move the original away, write a new file.
+    fs::rename(kernel, dir.path() / "grayscale/mine.cu~");
+    std::ofstream(kernel) << seed << "\n// edited in vim\n";
+    json state = window.wait_for([](const json& s) { return s.value("reloads", 0) >= 2 && s.value("results_received", 0) >= 2; });
+    std::this_thread::sleep_for(std::chrono::milliseconds(600));
+    EXPECT_EQ(window.state().value("reloads", 0), 2) << "one save, one reload";
+
+    // VS Code: truncate and write in place.
+    { std::ofstream(kernel, std::ios::trunc) << seed << "\n// edited in VS Code\n"; }
+    window.wait_for([](const json& s) { return s.value("reloads", 0) >= 3 && s.value("results_received", 0) >= 3; });
+    std::this_thread::sleep_for(std::chrono::milliseconds(600));
+    EXPECT_EQ(window.state().value("reloads", 0), 3);
+    EXPECT_FALSE(window.state()["edit_to_result_ms"].empty());
+
+    // A broken save: diagnostics show, the last output stays and is marked stale.
+    { std::ofstream(kernel, std::ios::trunc) << "__global__ void k(unsigned char* x, unsigned char* o, int n) { o[0] = ; }\n"; }
+    state = window.wait_for([](const json& s) { return s.value("results_received", 0) >= 4; });
+    EXPECT_EQ(state["last"]["stage"], "compile");
+    EXPECT_GE(state["last"]["compile"]["errors"].get<int>(), 1);
+    EXPECT_EQ(state["last"]["compile"]["diagnostics"][0]["line"], 1);
+    EXPECT_TRUE(state.value("has_output", false));
+    EXPECT_TRUE(state.value("output_stale", false));
+
+    // An empty save is retried, never compiled.
+    { std::ofstream(kernel, std::ios::trunc); }
+    std::this_thread::sleep_for(std::chrono::milliseconds(800));
+    EXPECT_EQ(window.state().value("runs_submitted", 0), state.value("runs_submitted", 0));
+}
+
+TEST(GuiWindow, KeysPressedThroughXdotoolReachTheWindow) {
+    if (const std::string why = why_no_display(); !why.empty()) GTEST_SKIP() << why;
+    if (run("command -v xdotool >/dev/null") != 0) GTEST_SKIP() << "xdotool is not installed (scripts/install-deps installs it)";
+    kplay::test::TempDir dir;
+    Window window(dir, {});
+    json state = window.wait_for([](const json& s) { return s.value("results_received", 0) >= 1; });
+    ASSERT_EQ(run("xdotool search --sync --name '^kplay$' windowfocus --sync >/dev/null 2>&1"), 0);
+    ASSERT_EQ(run("xdotool key F5"), 0);
+    state = window.wait_for([](const json& s) { return s.value("results_received", 0) >= 2; });
+    EXPECT_EQ(state.value("runs_submitted", 0), 2);
+    ASSERT_EQ(run("xdotool key ctrl+r"), 0);
+    state = window.wait_for([](const json& s) { return s.value("results_received", 0) >= 3; });
+    EXPECT_EQ(state.value("reloads", 0), 2) << "Ctrl+R recompiles from disk";
+    ASSERT_EQ(run("xdotool key ctrl+q"), 0);
+    EXPECT_EQ(window.wait_exit(), 0);
+}
