@@ -194,6 +194,23 @@ RunReport Engine::run(const RunRequest& request) {
     return report;
 }
 
+TaskData Engine::make_inputs_cached(const Task& task, const InputRequest& request) {
+    // An image file is identified by its path, size and modification time, so an edited image reloads.
+    std::string key = task.name() + "|" + request.image_path + "|" + request.size + "|" + std::to_string(request.seed);
+    if (!request.image_path.empty()) {
+        std::error_code error;
+        const auto size = fs::file_size(request.image_path, error);
+        const auto time = fs::last_write_time(request.image_path, error);
+        key += "|" + std::to_string(size) + "|" + std::to_string(time.time_since_epoch().count());
+    }
+    for (const auto& [cached_key, data] : input_cache_)
+        if (cached_key == key) return *data;
+    auto data = std::make_shared<const TaskData>(task.make_inputs(request));
+    input_cache_.insert(input_cache_.begin(), {key, data});
+    if (input_cache_.size() > 2) input_cache_.pop_back();
+    return *data;
+}
+
 void Engine::run_stages(const RunRequest& request, RunReport& report) {
     // Spec.
     report.stage = "input";
@@ -224,7 +241,7 @@ void Engine::run_stages(const RunRequest& request, RunReport& report) {
     report.stage = "device";
     if (!have_device && request.keep_outputs && spec.task == "grayscale") {
         // No device, but the window still shows the input image (decoded here, in the worker).
-        TaskData data = task.make_inputs(request.inputs);
+        TaskData data = make_inputs_cached(task, request.inputs);
         const auto shape = task.extent(data, 2);
         report.input = data.find("in")->data;
         report.input_w = static_cast<int>(shape[0]);
@@ -258,7 +275,7 @@ void Engine::run_stages(const RunRequest& request, RunReport& report) {
     // Inputs.
     report.stage = "inputs";
     auto inputs_start = std::chrono::steady_clock::now();
-    TaskData data = task.make_inputs(request.inputs);
+    TaskData data = make_inputs_cached(task, request.inputs);
     report.inputs_ms = ms_since(inputs_start);
     report.input_description = data.description;
 

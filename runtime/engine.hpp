@@ -141,6 +141,11 @@ private:
                                         const std::vector<std::pair<std::string, std::string>>& defines) const;
     void run_stages(const RunRequest& request, RunReport& report);
 
+    // Inputs of the last few input requests: the window re-runs on every save, and making the built-in
+    // image or random matrices again would dominate the edit->result time.
+    TaskData make_inputs_cached(const Task& task, const InputRequest& request);
+    std::vector<std::pair<std::string, std::shared_ptr<const TaskData>>> input_cache_;
+
     EngineConfig config_;
     CompileCache cache_;
     std::map<int, std::unique_ptr<DeviceState>> devices_;

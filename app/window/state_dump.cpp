@@ -32,6 +32,11 @@ void write_state_dump(const AppState& state, const std::filesystem::path& path) 
                            {"frame_ms_p99", state.frames.percentile(99)},
                            {"edit_to_result_ms", session.latencies_ms()}};
     if (session.spec()) dump["task"] = session.spec()->task;
+    nlohmann::json history = nlohmann::json::array();
+    for (const auto& h : session.history())
+        history.push_back({{"run", h.run}, {"median_ms", h.median_ms}, {"compile_ms", h.compile_ms}, {"cache_hit", h.cache_hit},
+                           {"passed", h.passed}, {"edit_to_result_ms", h.latency_ms}});
+    dump["history"] = history;
     dump["view"] = {{"scale", state.view.scale}, {"offset", {state.view.offset_x, state.view.offset_y}}};
     const char* names[] = {"input", "output", "difference", "error_map"};
     for (int i = 0; i < 4; ++i)
