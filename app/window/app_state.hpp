@@ -23,7 +23,7 @@ struct AppState {
     KernelSession& session;
     ImageViews& views;
     ViewTransform view;
-    float left_width = 520;
+    float left_width = 560;
     std::string path_box;
     std::string image_box;
     std::string status_message;

@@ -14,6 +14,10 @@ void draw_history_panel(AppState& state) {
         ImGui::TextDisabled("Runs appear here: kernel median per run.");
         return;
     }
+    if (history.size() == 1) {
+        ImGui::Text("1 run so far: median %.4f ms. Save again to see the trend.", history.front().median_ms);
+        return;
+    }
     std::vector<float> medians;
     for (const auto& h : history) medians.push_back(static_cast<float>(h.median_ms));
     char overlay[64];
@@ -58,7 +62,7 @@ void draw_history_panel(AppState& state) {
         };
         line("median ms", a.median_ms, b.median_ms, "%.4f");
         line("GB/s", a.gbps, b.gbps, "%.1f");
-        if (a.gflops > 0 || b.gflops > 0) line("GFLOP/s", a.gflops, b.gflops, "%.0f");
+        if (a.task == "matmul" || b.task == "matmul") line("GFLOP/s", a.gflops, b.gflops, "%.0f");
         line("compile ms", a.compile_ms, b.compile_ms, "%.1f");
         ImGui::EndTable();
     }

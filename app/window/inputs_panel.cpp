@@ -37,6 +37,7 @@ void draw_inputs_panel(AppState& state) {
             inputs.k = std::max(1, mnk[2]);
         }
         if (ImGui::IsItemDeactivatedAfterEdit()) apply = true;
+        ImGui::TextDisabled("presets");
         for (int preset : {256, 512, 1024, 2048, 4096}) {
             ImGui::SameLine();
             if (ImGui::SmallButton(std::to_string(preset).c_str())) {

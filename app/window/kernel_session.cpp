@@ -194,7 +194,9 @@ void KernelSession::handle(const WorkerResult& result) {
         entry.run = static_cast<int>(history_.size()) + 1;
         entry.source_hash = source_hash_.substr(0, 8);
         entry.time_of_day = time_of_day();
+        entry.task = report.task;
         entry.kernel = report.kernel;
+        entry.worker_ms = result.elapsed_ms;
         entry.launch = "grid " + report.launch.grid.text() + " block " + report.launch.block.text();
         entry.median_ms = report.kernel_ms.median;
         entry.min_ms = report.kernel_ms.min;

@@ -43,13 +43,14 @@ struct HistoryEntry {
     int run = 0;
     std::string source_hash;
     std::string time_of_day;  // wall clock, HH:MM:SS
-    std::string kernel, launch;
+    std::string task, kernel, launch;
     double median_ms = 0, min_ms = 0, max_ms = 0;
     double gbps = 0, percent_of_ceiling = 0, gflops = 0;
     double compile_ms = 0;
     bool cache_hit = false;
     bool passed = false;
     double latency_ms = -1;  // edit -> result on screen, when the run came from a save
+    double worker_ms = 0;    // request sent -> result back (compile, run, check, transfer)
 };
 
 class KernelSession {

@@ -43,7 +43,9 @@ void draw_results_panel(AppState& state) {
         }
         ImGui::PopTextWrapPos();
     }
-    if (!ImGui::BeginTable("results", 2, ImGuiTableFlags_SizingFixedFit)) return;
+    if (!ImGui::BeginTable("results", 2, ImGuiTableFlags_SizingStretchProp)) return;
+    ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
     if (!r.compile.arch.empty())
         row("compile", "%.1f ms (%s) for %s", r.compile.cache_hit ? r.compile.lookup_ms : r.compile.compile_ms,
             r.compile.cache_hit ? "cache hit" : "cache miss", r.compile.arch.c_str());
@@ -60,11 +62,15 @@ void draw_results_panel(AppState& state) {
         ImGui::TableNextColumn();
         ImGui::TextDisabled("check");
         ImGui::TableNextColumn();
-        ImGui::TextColored(r.check.passed ? kGreen : kRed, "%s", r.check.summary.c_str());
+        ImGui::PushStyleColor(ImGuiCol_Text, r.check.passed ? kGreen : kRed);
+        ImGui::TextWrapped("%s", r.check.summary.c_str());
+        ImGui::PopStyleColor();
         if (!r.check.first_bad.empty()) row("first bad", "%s", r.check.first_bad.c_str());
         for (const auto& metric : r.check.metrics) row(metric.name.c_str(), "%.4g", metric.value);
     }
     if (!session.latencies_ms().empty()) row("edit -> result", "%.1f ms (file change to result on screen)", session.latencies_ms().back());
+    if (!session.history().empty() && session.history().back().worker_ms > 0)
+        row("in the worker", "%.1f ms (compile, run, check, transfer back)", session.history().back().worker_ms);
     ImGui::EndTable();
 }
 

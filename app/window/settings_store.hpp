@@ -16,7 +16,7 @@ struct SavedSettings {
     std::string kernel;
     std::string image;
     int64_t m = 1024, n = 1024, k = 1024;
-    float left_width = 520;
+    float left_width = 560;
     int window_w = 1600, window_h = 1000;
 };
 
