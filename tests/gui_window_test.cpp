@@ -201,7 +201,7 @@ TEST(GuiWindow, KeysPressedThroughXdotoolReachTheWindow) {
     kplay::test::TempDir dir;
     Window window(dir, {});
     json state = window.wait_for([](const json& s) { return s.value("results_received", 0) >= 1; });
-    ASSERT_EQ(run("xdotool search --sync --name '^kplay$' windowfocus --sync >/dev/null 2>&1"), 0);
+    ASSERT_EQ(run("timeout 20 xdotool search --sync --name '^kplay' windowfocus --sync >/dev/null 2>&1"), 0);
     ASSERT_EQ(run("xdotool key F5"), 0);
     state = window.wait_for([](const json& s) { return s.value("results_received", 0) >= 2; });
     EXPECT_EQ(state.value("runs_submitted", 0), 2);

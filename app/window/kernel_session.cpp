@@ -41,7 +41,7 @@ double KernelSession::busy_seconds() const {
     return in_flight_ ? std::chrono::duration<double>(Clock::now() - in_flight_since_).count() : 0;
 }
 
-void KernelSession::open(const std::filesystem::path& file) {
+void KernelSession::open(const std::filesystem::path& file, bool keep_overrides) {
     watcher_.unwatch_all();
     file_ = file;
     source_.clear();
@@ -49,7 +49,7 @@ void KernelSession::open(const std::filesystem::path& file) {
     spec_.reset();
     spec_error_.clear();
     file_error_.clear();
-    overrides = {};
+    if (!keep_overrides) overrides = {};
     hung_key_.clear();
     if (!watcher_.watch(file)) file_error_ = "Cannot watch " + file.string() + ": its folder does not exist.";
     load_source(Clock::now(), true);
@@ -123,6 +123,7 @@ void KernelSession::submit(bool automatic) {
     request.source = source_;
     request.keep_outputs = true;
     request.warmup = inputs.warmup;
+    request.device = inputs.device;
     request.repeat = inputs.repeat;
     const bool matmul = spec_ && spec_->task == "matmul";
     if (matmul) {

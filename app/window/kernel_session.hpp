@@ -35,6 +35,7 @@ struct InputSettings {
     std::string image_path;  // grayscale; empty: built-in image
     int64_t m = 1024, n = 1024, k = 1024;
     uint64_t seed = 1;
+    int device = 0;
     int warmup = 3;
     int repeat = 20;
 };
@@ -57,7 +58,8 @@ class KernelSession {
 public:
     explicit KernelSession(WorkerOptions options);
 
-    void open(const std::filesystem::path& file);
+    // Opens a kernel file; its launch overrides are cleared unless `keep_overrides` (restored settings).
+    void open(const std::filesystem::path& file, bool keep_overrides = false);
     void set_image(const std::string& path);
     void recompile();  // Ctrl+R: compile and run again even if the file did not change
     void rerun();      // F5: run again (allowed after a hang too: the user asked)

@@ -174,7 +174,14 @@ int main(int argc, char** argv) {
                                      ? std::filesystem::path(saved.kernel)
                                      : kernels_dir() / "grayscale" / "01_seed_1d.cu";
     state.path_box = kernel.string();
-    session.open(kernel);
+    if (!saved.kernel.empty() && std::filesystem::path(saved.kernel) == kernel) {
+        // The same kernel as last time: its launch settings come back too (before the first run).
+        session.overrides.block = saved.block;
+        session.overrides.grid = saved.grid;
+        session.overrides.smem = saved.smem;
+        session.overrides.args = saved.args;
+    }
+    session.open(kernel, /*keep_overrides=*/true);
 
     // Wakes the loop as soon as a save arrives (inotify), so an idle window reacts without polling.
     std::atomic<bool> running{true};
@@ -196,7 +203,16 @@ int main(int argc, char** argv) {
         // Busy: short waits so results show promptly; idle: sleep until input or a save.
         glfwWaitEventsTimeout(session.busy() ? 0.002 : 0.1);
         const auto frame_start = std::chrono::steady_clock::now();
-        session.update();
+        if (session.update()) {
+            // The title carries the file and the error count, so it shows in the taskbar too.
+            std::string title = "kplay";
+            if (!session.file().empty()) title += " - " + session.file().filename().string();
+            if (const auto& last = session.last()) {
+                const int errors = last->compile.count(Severity::error);
+                if (errors) title += " - " + std::to_string(errors) + (errors == 1 ? " error" : " errors");
+            }
+            glfwSetWindowTitle(window, title.c_str());
+        }
         for (const auto& dropped : g_dropped) {
             if (is_image_path(dropped)) {
                 state.image_box = dropped;

@@ -2,6 +2,8 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
+#include <cstdio>
+
 #include "panels.hpp"
 
 namespace kplay::window {
@@ -60,6 +62,23 @@ void draw_menu_bar(AppState& state, const std::vector<KeyPress>& presses) {
             state.views.load_shaders();
             state.say(state.views.shader_error().empty() ? "Shaders reloaded" : "Shader error: " + state.views.shader_error());
         }
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Device")) {
+        const DeviceQuery& devices = state.session.devices();
+        if (devices.devices.empty())
+            ImGui::TextDisabled("%s", state.session.devices_known() ? devices.problem().c_str() : "asking the worker...");
+        for (const auto& device : devices.devices) {
+            char label[256];
+            std::snprintf(label, sizeof label, "[%d] %s  sm_%d%d  %d SMs  %.0f GiB", device.ordinal, device.name.c_str(),
+                          device.cc_major, device.cc_minor, device.sm_count, device.total_memory / 1073741824.0);
+            if (ImGui::MenuItem(label, nullptr, state.session.inputs.device == device.ordinal)) {
+                state.session.inputs.device = device.ordinal;
+                state.session.apply_settings();
+            }
+        }
+        const auto& last = state.session.last();
+        if (last && last->ceiling.gbps > 0) ImGui::TextDisabled("measured copy ceiling: %.0f GB/s", last->ceiling.gbps);
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Help")) {

@@ -28,6 +28,10 @@ SavedSettings load_settings() {
         settings.left_width = json.value("left_width", settings.left_width);
         settings.window_w = json.value("window_w", settings.window_w);
         settings.window_h = json.value("window_h", settings.window_h);
+        if (json.contains("block")) settings.block = json["block"].get<std::array<int64_t, 3>>();
+        if (json.contains("grid")) settings.grid = json["grid"].get<std::array<int64_t, 3>>();
+        if (json.contains("smem")) settings.smem = json["smem"].get<int64_t>();
+        settings.args = json.value("args", settings.args);
     } catch (const nlohmann::json::exception&) {
         return SavedSettings{};
     }
@@ -36,9 +40,13 @@ SavedSettings load_settings() {
 
 void save_settings(const AppState& state, int window_w, int window_h) {
     const auto& session = state.session;
-    const nlohmann::json json = {{"kernel", session.file().string()}, {"image", session.inputs.image_path},
-                                 {"m", session.inputs.m}, {"n", session.inputs.n}, {"k", session.inputs.k},
-                                 {"left_width", state.left_width}, {"window_w", window_w}, {"window_h", window_h}};
+    nlohmann::json json = {{"kernel", session.file().string()}, {"image", session.inputs.image_path},
+                           {"m", session.inputs.m}, {"n", session.inputs.n}, {"k", session.inputs.k},
+                           {"left_width", state.left_width}, {"window_w", window_w}, {"window_h", window_h},
+                           {"args", session.overrides.args}};
+    if (session.overrides.block) json["block"] = *session.overrides.block;
+    if (session.overrides.grid) json["grid"] = *session.overrides.grid;
+    if (session.overrides.smem) json["smem"] = *session.overrides.smem;
     write_file_atomically(config_dir() / "settings.json", json.dump(2));
 }
 

@@ -4,6 +4,9 @@
 #pragma once
 
 #include <filesystem>
+#include <array>
+#include <map>
+#include <optional>
 #include <string>
 
 #include "app_state.hpp"
@@ -17,6 +20,9 @@ struct SavedSettings {
     std::string image;
     int64_t m = 1024, n = 1024, k = 1024;
     float left_width = 560;
+    std::optional<std::array<int64_t, 3>> block, grid;  // launch overrides, for `kernel`
+    std::optional<int64_t> smem;
+    std::map<std::string, std::string> args;
     int window_w = 1600, window_h = 1000;
 };
 
