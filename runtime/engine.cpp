@@ -244,7 +244,8 @@ void Engine::run_stages(const RunRequest& request, RunReport& report) {
         // No device, but the window still shows the input image (decoded here, in the worker).
         TaskData data = make_inputs_cached(task, request.inputs);
         const auto shape = task.extent(data, 2);
-        report.input = data.find("in")->data;
+        report.input_identity = data.identity;
+        if (data.identity != request.known_input) report.input = data.find("in")->data;
         report.input_w = static_cast<int>(shape[0]);
         report.input_h = static_cast<int>(shape[1]);
         report.input_description = data.description;
@@ -420,7 +421,8 @@ void Engine::run_stages(const RunRequest& request, RunReport& report) {
         report.output_w = static_cast<int>(shape[0]);
         report.output_h = static_cast<int>(shape[1]);
         if (spec.task == "grayscale") {
-            report.input = data.find("in")->data;
+            report.input_identity = data.identity;
+            if (data.identity != request.known_input) report.input = data.find("in")->data;
             report.input_w = report.output_w;
             report.input_h = report.output_h;
         }

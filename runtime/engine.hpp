@@ -73,6 +73,7 @@ struct RunRequest {
     bool flush_l2 = true;
     bool measure_ceiling = true;
     bool keep_outputs = false;  // keep output bytes and the diff/error map (the window wants them)
+    std::string known_input;    // the caller already has the input with this identity: do not send it again
 };
 
 struct RunReport {
@@ -108,8 +109,9 @@ struct RunReport {
     // input (planar RGB for grayscale) so a window can show what the worker decoded.
     std::vector<unsigned char> output;
     int output_w = 0, output_h = 0;
-    std::vector<unsigned char> input;
+    std::vector<unsigned char> input;  // empty when the request said it already has this input
     int input_w = 0, input_h = 0;
+    std::string input_identity;
 
     bool ok() const { return error.empty() && stage == "done"; }
     bool sticky_fault() const { return fault.sticky; }

@@ -73,7 +73,8 @@ void to_json(nlohmann::json& j, const RunRequest& v) {
     j = {{"kernel_path", v.kernel_path.string()}, {"source", v.source}, {"inputs", v.inputs}, {"block", v.block},
          {"grid", v.grid}, {"smem", v.smem}, {"arg_overrides", v.arg_overrides}, {"defines", v.defines},
          {"tolerance", v.tolerance}, {"arch", v.arch}, {"device", v.device}, {"warmup", v.warmup}, {"repeat", v.repeat},
-         {"flush_l2", v.flush_l2}, {"measure_ceiling", v.measure_ceiling}, {"keep_outputs", v.keep_outputs}};
+         {"flush_l2", v.flush_l2}, {"measure_ceiling", v.measure_ceiling}, {"keep_outputs", v.keep_outputs},
+         {"known_input", v.known_input}};
 }
 
 void from_json(const nlohmann::json& j, RunRequest& v) {
@@ -93,6 +94,7 @@ void from_json(const nlohmann::json& j, RunRequest& v) {
     j.at("flush_l2").get_to(v.flush_l2);
     j.at("measure_ceiling").get_to(v.measure_ceiling);
     j.at("keep_outputs").get_to(v.keep_outputs);
+    j.at("known_input").get_to(v.known_input);
 }
 
 void to_json(nlohmann::json& j, const RunReport& v) {
@@ -104,7 +106,8 @@ void to_json(nlohmann::json& j, const RunReport& v) {
          {"l2_flushed", v.l2_flushed}, {"h2d_ms", v.h2d_ms}, {"d2h_ms", v.d2h_ms}, {"inputs_ms", v.inputs_ms},
          {"bytes", v.bytes}, {"flops", v.flops}, {"gbps", v.gbps}, {"gflops", v.gflops}, {"ceiling", v.ceiling},
          {"percent_of_ceiling", v.percent_of_ceiling}, {"check", v.check}, {"output_w", v.output_w},
-         {"output_h", v.output_h}, {"input_w", v.input_w}, {"input_h", v.input_h}};
+         {"output_h", v.output_h}, {"input_w", v.input_w}, {"input_h", v.input_h},
+         {"input_identity", v.input_identity}};
 }
 
 void from_json(const nlohmann::json& j, RunReport& v) {
@@ -143,6 +146,7 @@ void from_json(const nlohmann::json& j, RunReport& v) {
     j.at("output_h").get_to(v.output_h);
     j.at("input_w").get_to(v.input_w);
     j.at("input_h").get_to(v.input_h);
+    j.at("input_identity").get_to(v.input_identity);
 }
 
 void to_json(nlohmann::json& j, const CompileFileRequest& v) {

@@ -58,6 +58,7 @@ private:
     GlQuad quad_;
     std::string shader_error_;
     std::vector<unsigned char> input_, output_;
+    std::string input_identity_;  // the input texture is uploaded again only when this changes
     std::vector<float> map_;
     float map_max_ = 0;
 };

@@ -122,6 +122,7 @@ void KernelSession::submit(bool automatic) {
     request.kernel_path = file_;
     request.source = source_;
     request.keep_outputs = true;
+    if (shown_ && !shown_->input.empty()) request.known_input = shown_->input_identity;  // don't ship it again
     request.warmup = inputs.warmup;
     request.device = inputs.device;
     request.repeat = inputs.repeat;
@@ -165,7 +166,12 @@ void KernelSession::apply_settings() {
     submit(true);
 }
 
-void KernelSession::handle(const WorkerResult& result) {
+void KernelSession::handle(const WorkerResult& incoming) {
+    WorkerResult result = incoming;
+    // The worker leaves out an input we already have: take it from the result on screen.
+    if (shown_ && result.run.input.empty() && !result.run.input_identity.empty() &&
+        result.run.input_identity == shown_->input_identity)
+        result.run.input = shown_->input;
     if (result.id == devices_request_) {
         devices_ = result.devices;
         devices_known_ = result.ok();
@@ -237,7 +243,7 @@ bool KernelSession::update() {
         changed = true;
     }
     while (auto result = client_.poll()) {
-        handle(*result);
+        handle(std::move(*result));
         changed = true;
     }
     return changed;

@@ -101,7 +101,7 @@ public:
 private:
     void load_source(Clock::time_point changed_at, bool force);
     void submit(bool automatic);
-    void handle(const WorkerResult& result);
+    void handle(const WorkerResult& incoming);
 
     WorkerClient client_;
     FileWatcher watcher_;
