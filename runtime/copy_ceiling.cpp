@@ -13,12 +13,12 @@
 
 namespace kplay {
 
-CopyCeiling device_copy_ceiling(const DeviceInfo& device, const std::filesystem::path& cache_dir) {
+CopyCeiling device_copy_ceiling(const DeviceInfo& device, const std::filesystem::path& cache_dir, bool remeasure) {
     CopyCeiling ceiling;
     const std::filesystem::path file = cache_dir / "ceilings" /
                                        (device.uuid + "-" + std::to_string(driver_status().driver_version) + ".txt");
     std::string text;
-    if (!cache_dir.empty() && read_whole_file(file, text) &&
+    if (!remeasure && !cache_dir.empty() && read_whole_file(file, text) &&
         std::sscanf(text.c_str(), "%lf %lf %lf", &ceiling.gbps, &ceiling.copy_ms, &ceiling.bytes) == 3 && ceiling.gbps > 0) {
         ceiling.cached = true;
         return ceiling;

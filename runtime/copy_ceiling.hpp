@@ -16,6 +16,6 @@ struct CopyCeiling {
 
 // Measures with 10 timed copies of 512 MiB after 2 warm-ups (needs the device's context current).
 // The result is stored under cache_dir/ceilings, keyed by the GPU's UUID and the driver version.
-CopyCeiling device_copy_ceiling(const DeviceInfo& device, const std::filesystem::path& cache_dir);
+CopyCeiling device_copy_ceiling(const DeviceInfo& device, const std::filesystem::path& cache_dir, bool remeasure = false);
 
 }  // namespace kplay

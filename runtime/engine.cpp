@@ -5,6 +5,7 @@
 
 #include "cache_dir.hpp"
 #include "cuda_context.hpp"
+#include "cublas_baseline.hpp"
 #include "cuda_handles.hpp"
 #include "driver.hpp"
 #include "error.hpp"
@@ -103,6 +104,7 @@ struct Engine::DeviceState {
     DeviceInfo info;
     PrimaryContext context;
     std::optional<CopyCeiling> ceiling;
+    bool ceiling_fresh = false;  // measured in this process, not read from the cache file
     DeviceBuffer l2_flush;  // allocated once: a 2x-L2 buffer written between timed launches
     bool poisoned = false;  // a sticky fault happened; the context cannot be used again in this process
     DeviceState(DeviceInfo device) : info(std::move(device)), context(info.ordinal) {}
@@ -213,30 +215,43 @@ TaskData Engine::make_inputs_cached(const Task& task, const InputRequest& reques
 }
 
 void Engine::run_stages(const RunRequest& request, RunReport& report) {
-    // Spec.
-    report.stage = "input";
-    const std::string source = request.source ? *request.source : read_source_file(request.kernel_path);
-    report.stage = "spec";
-    KernelSpec spec = resolve_kernel_spec(source, request.kernel_path);
-    spec.defines = merge_defines(spec.defines, request.defines);
+    // Spec (a library baseline has none: it is a matmul done by cuBLAS).
+    const bool baseline = !request.baseline.empty();
+    if (baseline && request.baseline != "cublas-fp32" && request.baseline != "cublas-tf32")
+        throw InputError("Unknown baseline '" + request.baseline + "' (known: cublas-fp32, cublas-tf32).");
+    KernelSpec spec;
+    std::string source;
+    if (baseline) {
+        spec.task = "matmul";
+        spec.kernel = request.baseline == "cublas-tf32" ? "cuBLAS SGEMM (TF32)" : "cuBLAS SGEMM (fp32)";
+        spec.tolerance = request.baseline == "cublas-tf32" ? 2.0 * 8192 : 2.0;  // TF32 rounds at 2^-11, not 2^-24
+    } else {
+        report.stage = "input";
+        source = request.source ? *request.source : read_source_file(request.kernel_path);
+        report.stage = "spec";
+        spec = resolve_kernel_spec(source, request.kernel_path);
+        spec.defines = merge_defines(spec.defines, request.defines);
+    }
     report.task = spec.task;
     report.kernel = spec.kernel;
-    report.spec = spec;
+    if (!baseline) report.spec = spec;
     const Task& task = *find_task(spec.task);
 
     // Compile (diagnostics even without a device).
     report.stage = "compile";
     const DeviceQuery devices = query_devices();
     const bool have_device = devices.problem().empty() && request.device < static_cast<int>(devices.devices.size());
-    const std::string arch = choose_arch(request.arch, false, request.device);
-    report.compile = cache_.compile(make_compile_request(source, request.kernel_path, {spec.kernel}, arch, spec.defines));
-    if (!report.compile.ok) {
-        const int errors = report.compile.count(Severity::error);
-        report.error = errors ? std::to_string(errors) + (errors == 1 ? " compile error" : " compile errors")
-                              : "Compilation failed: " + report.compile.failure;
-        return;
+    if (!baseline) {
+        const std::string arch = choose_arch(request.arch, false, request.device);
+        report.compile = cache_.compile(make_compile_request(source, request.kernel_path, {spec.kernel}, arch, spec.defines));
+        if (!report.compile.ok) {
+            const int errors = report.compile.count(Severity::error);
+            report.error = errors ? std::to_string(errors) + (errors == 1 ? " compile error" : " compile errors")
+                                  : "Compilation failed: " + report.compile.failure;
+            return;
+        }
+        report.lowered_name = report.compile.lowered_names.at(spec.kernel);
     }
-    report.lowered_name = report.compile.lowered_names.at(spec.kernel);
 
     // Device.
     report.stage = "device";
@@ -261,18 +276,19 @@ void Engine::run_stages(const RunRequest& request, RunReport& report) {
     report.device = device.info;
     if (device.poisoned)
         throw InputError("An earlier kernel fault left this process's CUDA context unusable; a new process is needed.");
-    if (!report.compile.is_cubin && request.arch.empty()) {
-        // unreachable by construction (choose_arch gives sm_XX with a device), kept as a guard
-        throw InputError("Internal: expected a CUBIN for the device.");
-    }
+    if (baseline && !CublasLibrary::get().available()) throw InputError(CublasLibrary::get().why());
 
     // Module.
     report.stage = "load";
     auto load_start = std::chrono::steady_clock::now();
-    const Module module = Module::load(report.compile.binary);
-    const KernelFunction function = module.function(report.lowered_name);
+    Module module;
+    KernelFunction function;
+    if (!baseline) {
+        module = Module::load(report.compile.binary);
+        function = module.function(report.lowered_name);
+        report.function = function.attributes();
+    }
     report.module_load_ms = ms_since(load_start);
-    report.function = function.attributes();
 
     // Inputs.
     report.stage = "inputs";
@@ -284,6 +300,7 @@ void Engine::run_stages(const RunRequest& request, RunReport& report) {
     // Launch configuration.
     report.stage = "launch";
     NamedValues names = data.values;
+    names["sms"] = device.info.sm_count;  // lets an annotation size a grid-stride grid: grid=sms*8
     const NamedValues literals = literal_arguments(spec.args, request.arg_overrides, data.values);
     names.insert(literals.begin(), literals.end());
     LaunchConfig launch;
@@ -297,16 +314,16 @@ void Engine::run_stages(const RunRequest& request, RunReport& report) {
                                               : evaluate_all({spec.smem}, names, "smem").front();
     report.launch = launch;
     report.coverage = compute_coverage(launch, extent, spec.launch_dims);
-    const auto problems = validate_launch(launch, device.info.limits, &report.function);
+    const auto problems = baseline ? std::vector<std::string>{} : validate_launch(launch, device.info.limits, &report.function);
     if (!problems.empty()) {
         std::string text = "Invalid launch configuration:";
         for (const auto& problem : problems) text += "\n  - " + problem;
         throw InputError(text);
     }
-    if (launch.dynamic_smem > device.info.limits.max_smem_per_block)
+    if (!baseline && launch.dynamic_smem > device.info.limits.max_smem_per_block)
         function.allow_dynamic_smem(static_cast<int>(launch.dynamic_smem));
     const int block_threads = static_cast<int>(launch.block.volume());
-    report.occupancy.blocks_per_sm = function.max_active_blocks_per_sm(block_threads, launch.dynamic_smem);
+    if (!baseline) report.occupancy.blocks_per_sm = function.max_active_blocks_per_sm(block_threads, launch.dynamic_smem);
     const int warps_per_block = (block_threads + device.info.limits.warp_size - 1) / device.info.limits.warp_size;
     report.occupancy.fraction = device.info.max_threads_per_sm > 0
                                     ? static_cast<double>(report.occupancy.blocks_per_sm * warps_per_block * device.info.limits.warp_size) /
@@ -325,9 +342,36 @@ void Engine::run_stages(const RunRequest& request, RunReport& report) {
     }
     report.h2d_ms = ms_since(h2d_start);
     const KernelDecl* declaration = spec.declaration();
-    report.arguments = bind_arguments(spec.kernel, spec.args, names, pointers, report.function.params, declaration);
-    std::vector<void*> argument_pointers;
-    for (auto& argument : report.arguments) argument_pointers.push_back(argument.storage);
+    if (!baseline) report.arguments = bind_arguments(spec.kernel, spec.args, names, pointers, report.function.params, declaration);
+
+    // Rotation: inputs small enough to stay in L2 get copies, one per timed launch in turn, so a
+    // repeat cannot be served from the cache the previous one warmed.
+    size_t input_bytes = 0;
+    for (const HostBuffer& host : data.buffers)
+        if (!host.is_output) input_bytes += host.bytes();
+    const size_t l2 = static_cast<size_t>(std::max(device.info.l2_bytes, 0));
+    const int copies = request.rotate_inputs && input_bytes > 0 && input_bytes < l2
+                           ? static_cast<int>(std::min<size_t>(32, (2 * l2 + input_bytes - 1) / input_bytes))
+                           : 1;
+    report.input_copies = copies;
+    std::vector<DeviceBuffer> extra_inputs;
+    std::vector<std::map<std::string, uint64_t>> pointer_sets{pointers};
+    for (int copy = 1; copy < copies; ++copy) {
+        auto set = pointers;
+        for (size_t i = 0; i < data.buffers.size(); ++i) {
+            if (data.buffers[i].is_output) continue;
+            extra_inputs.emplace_back(data.buffers[i].bytes());
+            KPLAY_CU(driver_api().cuMemcpyDtoDAsync(extra_inputs.back().get(), buffers[i].get(), data.buffers[i].bytes(), nullptr));
+            set[data.buffers[i].name] = extra_inputs.back().get();
+        }
+        pointer_sets.push_back(std::move(set));
+    }
+    std::vector<std::vector<BoundArgument>> argument_sets{report.arguments};
+    for (int copy = 1; copy < copies && !baseline; ++copy)
+        argument_sets.push_back(bind_arguments(spec.kernel, spec.args, names, pointer_sets[copy], report.function.params, declaration));
+    std::vector<std::vector<void*>> argument_pointers(argument_sets.size());
+    for (size_t set = 0; set < argument_sets.size(); ++set)
+        for (auto& argument : argument_sets[set]) argument_pointers[set].push_back(argument.storage);
 
     Stream stream = Stream::create();
     Event start = Event::create(), stop = Event::create();
@@ -347,11 +391,18 @@ void Engine::run_stages(const RunRequest& request, RunReport& report) {
         }
         ++launch_index;
     };
-    auto launch_kernel = [&] {
+    auto launch_kernel = [&](int set) {
+        if (baseline) {
+            const auto& p = pointer_sets[set];
+            CublasLibrary::get().sgemm(stream.get(), request.baseline == "cublas-tf32", static_cast<int>(data.values.at("M")),
+                                       static_cast<int>(data.values.at("N")), static_cast<int>(data.values.at("K")), p.at("a"),
+                                       p.at("b"), p.at("c"));
+            return;
+        }
         KPLAY_CU(driver_api().cuLaunchKernel(function.get(), static_cast<unsigned>(launch.grid.x), static_cast<unsigned>(launch.grid.y),
                                              static_cast<unsigned>(launch.grid.z), static_cast<unsigned>(launch.block.x),
                                              static_cast<unsigned>(launch.block.y), static_cast<unsigned>(launch.block.z),
-                                             static_cast<unsigned>(launch.dynamic_smem), stream.get(), argument_pointers.data(),
+                                             static_cast<unsigned>(launch.dynamic_smem), stream.get(), argument_pointers[set].data(),
                                              nullptr));
     };
     auto download_outputs = [&](std::vector<HostBuffer>* into) {
@@ -367,11 +418,11 @@ void Engine::run_stages(const RunRequest& request, RunReport& report) {
     // Two checked launches with different poison, so an unwritten element can never pass.
     std::vector<HostBuffer> first_outputs;
     poison_outputs();
-    launch_kernel();
+    launch_kernel(0);
     stream.synchronize();
     download_outputs(&first_outputs);
     poison_outputs();
-    launch_kernel();
+    launch_kernel(copies > 1 ? 1 : 0);  // a rotated copy must compute the same
     stream.synchronize();
     auto d2h_start = std::chrono::steady_clock::now();
     download_outputs(nullptr);
@@ -381,14 +432,14 @@ void Engine::run_stages(const RunRequest& request, RunReport& report) {
     report.warmup = std::max(0, request.warmup);
     for (int i = 0; i < report.warmup; ++i) {
         poison_outputs();
-        launch_kernel();
+        launch_kernel(i % copies);
     }
     std::vector<double> samples;
     for (int i = 0; i < std::max(1, request.repeat); ++i) {
         poison_outputs();
         if (report.l2_flushed) l2_flush.fill_bytes(static_cast<unsigned char>(i), stream);
         start.record(stream);
-        launch_kernel();
+        launch_kernel(i % copies);
         stop.record(stream);
         stop.synchronize();
         samples.push_back(Event::elapsed_ms(start, stop));
@@ -402,7 +453,10 @@ void Engine::run_stages(const RunRequest& request, RunReport& report) {
         report.gflops = report.flops / (report.kernel_ms.median * 1e-3) / 1e9;
     }
     if (request.measure_ceiling) {
-        if (!device.ceiling) device.ceiling = device_copy_ceiling(device.info, config_.cache_dir);
+        if (!device.ceiling || (request.remeasure_ceiling && !device.ceiling_fresh)) {
+            device.ceiling = device_copy_ceiling(device.info, config_.cache_dir, request.remeasure_ceiling);
+            device.ceiling_fresh = device.ceiling_fresh || request.remeasure_ceiling;
+        }
         report.ceiling = *device.ceiling;
         if (report.ceiling.gbps > 0) report.percent_of_ceiling = 100.0 * report.gbps / report.ceiling.gbps;
     }

@@ -74,6 +74,12 @@ struct RunRequest {
     bool measure_ceiling = true;
     bool keep_outputs = false;  // keep output bytes and the diff/error map (the window wants them)
     std::string known_input;    // the caller already has the input with this identity: do not send it again
+    // Benchmarks: keep several copies of inputs that fit in L2 and rotate through them, measure the
+    // copy ceiling afresh (not from the cache file), or time a library instead of a kernel file
+    // ("cublas-fp32", "cublas-tf32"; matmul inputs).
+    bool rotate_inputs = false;
+    bool remeasure_ceiling = false;
+    std::string baseline;
 };
 
 struct RunReport {
@@ -98,6 +104,7 @@ struct RunReport {
     TimingStats kernel_ms;
     int warmup = 0;
     bool l2_flushed = false;
+    int input_copies = 1;  // >1: inputs rotated between timed launches
     double h2d_ms = 0, d2h_ms = 0, inputs_ms = 0;
     double bytes = 0, flops = 0;
     double gbps = 0, gflops = 0;

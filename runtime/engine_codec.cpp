@@ -74,7 +74,8 @@ void to_json(nlohmann::json& j, const RunRequest& v) {
          {"grid", v.grid}, {"smem", v.smem}, {"arg_overrides", v.arg_overrides}, {"defines", v.defines},
          {"tolerance", v.tolerance}, {"arch", v.arch}, {"device", v.device}, {"warmup", v.warmup}, {"repeat", v.repeat},
          {"flush_l2", v.flush_l2}, {"measure_ceiling", v.measure_ceiling}, {"keep_outputs", v.keep_outputs},
-         {"known_input", v.known_input}};
+         {"known_input", v.known_input}, {"rotate_inputs", v.rotate_inputs}, {"remeasure_ceiling", v.remeasure_ceiling},
+         {"baseline", v.baseline}};
 }
 
 void from_json(const nlohmann::json& j, RunRequest& v) {
@@ -95,6 +96,9 @@ void from_json(const nlohmann::json& j, RunRequest& v) {
     j.at("measure_ceiling").get_to(v.measure_ceiling);
     j.at("keep_outputs").get_to(v.keep_outputs);
     j.at("known_input").get_to(v.known_input);
+    j.at("rotate_inputs").get_to(v.rotate_inputs);
+    j.at("remeasure_ceiling").get_to(v.remeasure_ceiling);
+    j.at("baseline").get_to(v.baseline);
 }
 
 void to_json(nlohmann::json& j, const RunReport& v) {
@@ -107,7 +111,7 @@ void to_json(nlohmann::json& j, const RunReport& v) {
          {"bytes", v.bytes}, {"flops", v.flops}, {"gbps", v.gbps}, {"gflops", v.gflops}, {"ceiling", v.ceiling},
          {"percent_of_ceiling", v.percent_of_ceiling}, {"check", v.check}, {"output_w", v.output_w},
          {"output_h", v.output_h}, {"input_w", v.input_w}, {"input_h", v.input_h},
-         {"input_identity", v.input_identity}};
+         {"input_identity", v.input_identity}, {"input_copies", v.input_copies}};
 }
 
 void from_json(const nlohmann::json& j, RunReport& v) {
@@ -147,6 +151,7 @@ void from_json(const nlohmann::json& j, RunReport& v) {
     j.at("input_w").get_to(v.input_w);
     j.at("input_h").get_to(v.input_h);
     j.at("input_identity").get_to(v.input_identity);
+    j.at("input_copies").get_to(v.input_copies);
 }
 
 void to_json(nlohmann::json& j, const CompileFileRequest& v) {

@@ -122,13 +122,26 @@ std::vector<KernelDecl> find_kernels(std::string_view source) {
         const size_t keyword = at;
         at += 10;
         if (keyword > 0 && (std::isalnum(static_cast<unsigned char>(code[keyword - 1])) || code[keyword - 1] == '_')) continue;
-        const size_t open = code.find('(', at);
+        // The name is the identifier just before the parameter list's parenthesis; attribute-like
+        // parentheses in between (__launch_bounds__(256), __attribute__((...))) are skipped.
+        size_t open = at, name_start = 0, name_end = 0;
+        for (;;) {
+            open = code.find('(', open);
+            if (open == std::string::npos) break;
+            name_end = open;
+            while (name_end > at && std::isspace(static_cast<unsigned char>(code[name_end - 1]))) --name_end;
+            name_start = name_end;
+            while (name_start > at && (std::isalnum(static_cast<unsigned char>(code[name_start - 1])) || code[name_start - 1] == '_'))
+                --name_start;
+            const std::string word = code.substr(name_start, name_end - name_start);
+            if (word != "__launch_bounds__" && word != "__attribute__" && word != "__maxnreg__") break;
+            int depth = 0;
+            for (; open < code.size(); ++open) {
+                if (code[open] == '(') ++depth;
+                else if (code[open] == ')' && --depth == 0) break;
+            }
+        }
         if (open == std::string::npos) break;
-        // The name is the identifier just before the parenthesis (after the return type and qualifiers).
-        size_t name_end = open;
-        while (name_end > at && std::isspace(static_cast<unsigned char>(code[name_end - 1]))) --name_end;
-        size_t name_start = name_end;
-        while (name_start > at && (std::isalnum(static_cast<unsigned char>(code[name_start - 1])) || code[name_start - 1] == '_')) --name_start;
         if (name_start == name_end) continue;
         // Matching close parenthesis.
         int depth = 0;

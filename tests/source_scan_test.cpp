@@ -15,9 +15,12 @@ template <int TW>
 __global__ void tiled(float *m, const float* __restrict__ n, float *out, int h, int w, int k) {}
 const char* s = "__global__ void in_string()";
 __global__ void arr(float a[], int n = 3);
+template <int T> __global__ void __launch_bounds__(T * 2) bounded(float* a) {}
 )src";
     const auto kernels = find_kernels(source);
-    ASSERT_EQ(kernels.size(), 3u);
+    ASSERT_EQ(kernels.size(), 4u);
+    EXPECT_EQ(kernels[3].name, "bounded");
+    EXPECT_EQ(kernels[3].params.size(), 1u);
     EXPECT_EQ(kernels[0].name, "plain");
     EXPECT_TRUE(kernels[0].is_extern_c);
     EXPECT_FALSE(kernels[0].is_template);

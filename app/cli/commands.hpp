@@ -11,5 +11,6 @@ namespace kplay::cli {
 std::function<int()> add_devices_command(CLI::App& app);
 std::function<int()> add_compile_command(CLI::App& app);
 std::function<int()> add_run_command(CLI::App& app);
+std::function<int()> add_bench_command(CLI::App& app);
 
 }  // namespace kplay::cli

@@ -15,12 +15,15 @@ int main(int argc, char** argv) {
   kplay-cli run kernels_src/grayscale/01_seed_1d.cu --image photo.jpg --out gray.png
   kplay-cli run kernels_src/matmul/02_tiled_dynamic_smem.cu --size 1000x999x1001 --arg tw=32
   kplay-cli run kernels_src/matmul/01_seed_naive.cu --block 32,8 --repeat 50 --json
+  kplay-cli bench kernels_src/grayscale/*.cu --size 7680x4320
+  kplay-cli bench kernels_src/matmul/*.cu --size 4096
 
 Exit codes: 0 ok, 1 compile error, 2 usage error, 3 input error (file, annotation, image, launch
 configuration), 4 no CUDA driver/device, 5 CUDA error at run time, 6 output does not match the reference.)");
     auto devices = kplay::cli::add_devices_command(app);
     auto compile = kplay::cli::add_compile_command(app);
     auto run = kplay::cli::add_run_command(app);
+    auto bench = kplay::cli::add_bench_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
@@ -31,6 +34,7 @@ configuration), 4 no CUDA driver/device, 5 CUDA error at run time, 6 output does
         if (app.got_subcommand("devices")) return devices();
         if (app.got_subcommand("compile")) return compile();
         if (app.got_subcommand("run")) return run();
+        if (app.got_subcommand("bench")) return bench();
     } catch (const std::exception& error) {
         std::cerr << "kplay-cli: " << error.what() << "\n";
         return kplay::cli::kInputError;
