@@ -10,6 +10,7 @@
 #include "driver.hpp"
 #include "error.hpp"
 #include "install_paths.hpp"
+#include "l2_flush.hpp"
 #include "source_scan.hpp"
 #include "task_registry.hpp"
 
@@ -105,7 +106,7 @@ struct Engine::DeviceState {
     PrimaryContext context;
     std::optional<CopyCeiling> ceiling;
     bool ceiling_fresh = false;  // measured in this process, not read from the cache file
-    DeviceBuffer l2_flush;  // allocated once: a 2x-L2 buffer written between timed launches
+    std::unique_ptr<L2Flusher> l2_flusher;  // made once: reads a 2x-L2 buffer between timed launches
     bool poisoned = false;  // a sticky fault happened; the context cannot be used again in this process
     DeviceState(DeviceInfo device) : info(std::move(device)), context(info.ordinal) {}
 };
@@ -375,10 +376,9 @@ void Engine::run_stages(const RunRequest& request, RunReport& report) {
 
     Stream stream = Stream::create();
     Event start = Event::create(), stop = Event::create();
-    if (request.flush_l2 && device.info.l2_bytes > 0 && !device.l2_flush.get())
-        device.l2_flush = DeviceBuffer(2 * static_cast<size_t>(device.info.l2_bytes));
-    const DeviceBuffer& l2_flush = device.l2_flush;
-    report.l2_flushed = request.flush_l2 && static_cast<bool>(l2_flush.get());
+    if (request.flush_l2 && device.info.l2_bytes > 0 && !device.l2_flusher)
+        device.l2_flusher = std::make_unique<L2Flusher>(device.info);
+    report.l2_flushed = request.flush_l2 && device.l2_flusher;
 
     int launch_index = 0;
     auto poison_outputs = [&] {
@@ -437,7 +437,7 @@ void Engine::run_stages(const RunRequest& request, RunReport& report) {
     std::vector<double> samples;
     for (int i = 0; i < std::max(1, request.repeat); ++i) {
         poison_outputs();
-        if (report.l2_flushed) l2_flush.fill_bytes(static_cast<unsigned char>(i), stream);
+        if (report.l2_flushed) device.l2_flusher->flush(stream);
         start.record(stream);
         launch_kernel(i % copies);
         stop.record(stream);
