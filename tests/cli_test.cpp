@@ -138,3 +138,11 @@ TEST(Cli, SpecProblemsAreInputErrors) {
     EXPECT_EQ(result.code, 3);
     EXPECT_NE(result.output.find("2 kernels: a (line 1), b (line 2)"), std::string::npos) << result.output;
 }
+
+TEST(Cli, BenchWithoutADeviceSaysSoAndExitsFour) {
+    kplay::test::TempDir cache;
+    const Result result = run_cli("bench " + kernel("grayscale/01_seed_1d.cu") + " " + kernel("matmul/01_seed_naive.cu"), cache);
+    EXPECT_EQ(result.code, 4) << result.output;
+    EXPECT_NE(result.output.find("cannot benchmark: No CUDA driver"), std::string::npos) << result.output;
+    EXPECT_NE(run_cli("bench --help", cache).output.find("--no-cublas"), std::string::npos);
+}

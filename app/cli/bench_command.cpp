@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "bench_report.hpp"
 #include "exit_codes.hpp"
 #include "option_parsing.hpp"
 #include "report_json.hpp"
@@ -24,17 +25,9 @@ struct BenchOptionsCli {
 };
 
 struct Row {
-    std::string name, launch;
+    std::string name;
     RunReport report;
-    bool is_baseline = false;
 };
-
-std::string throughput(const Row& row) {
-    char text[48];
-    if (row.report.task == "matmul") std::snprintf(text, sizeof text, "%.2f TFLOP/s", row.report.gflops / 1000);
-    else std::snprintf(text, sizeof text, "%.1f GB/s", row.report.gbps);
-    return text;
-}
 
 }  // namespace
 
@@ -80,7 +73,7 @@ std::function<int()> add_bench_command(CLI::App& app) {
             RunRequest request = request_for(file, task);
             request.remeasure_ceiling = first;  // the copy ceiling is measured in this run, once
             first = false;
-            Row row{file, "", client.wait(client.submit_run(request)).run, false};
+            Row row{file, client.wait(client.submit_run(request)).run};
             if (row.report.stage == "device") device_problem = row.report.error;
             rows.push_back(std::move(row));
         }
@@ -94,73 +87,28 @@ std::function<int()> add_bench_command(CLI::App& app) {
             for (const char* baseline : {"cublas-fp32", "cublas-tf32"}) {
                 RunRequest request = request_for("", "matmul");
                 request.baseline = baseline;
-                Row row{baseline, "library", client.wait(client.submit_run(request)).run, true};
+                Row row{baseline, client.wait(client.submit_run(request)).run};
                 if (!row.report.ok()) cublas_note = row.report.error;
                 baselines.push_back(std::move(row));
             }
         }
-        const double cublas_fp32 = !baselines.empty() && baselines[0].report.ok() ? baselines[0].report.gflops : 0;
-
+        BenchSummary summary;
+        summary.cublas_note = cublas_note;
+        summary.warmup = o->warmup;
+        summary.repeat = o->repeat;
+        summary.l2_flush = !o->no_flush;
+        if (!baselines.empty() && baselines[0].report.ok()) summary.cublas_fp32_gflops = baselines[0].report.gflops;
+        for (auto& row : baselines) summary.rows.push_back({row.name, true, std::move(row.report)});
+        for (auto& row : rows) summary.rows.push_back({row.name, false, std::move(row.report)});
         int exit_code = kSuccess;
-        nlohmann::json json_rows = nlohmann::json::array();
-        std::vector<Row*> all;
-        for (auto& row : baselines) all.push_back(&row);
-        for (auto& row : rows) all.push_back(&row);
-        double ceiling = 0;
-        for (auto* row : all)
-            if (row->report.ceiling.gbps > 0) ceiling = row->report.ceiling.gbps;
-        if (!o->json) {
-            const auto& device = rows.front().report.device;
-            std::printf("device: %s; copy ceiling %.0f GB/s (512 MiB device-to-device, measured now)%s\n",
-                        device ? device->name.c_str() : "?", ceiling,
-                        cublas_fp32 > 0 ? ("; cuBLAS fp32 " + std::to_string(cublas_fp32 / 1000).substr(0, 5) + " TFLOP/s").c_str() : "");
-            if (!cublas_note.empty()) std::printf("note: %s\n", cublas_note.c_str());
-            std::printf("%-40s %-32s %10s %21s %14s %9s  %s\n", "kernel", "launch", "median ms", "(min - max)", "throughput",
-                        "% ceiling", "check");
+        for (const BenchRow& row : summary.rows) {
+            if (row.report.ceiling.gbps > 0) summary.copy_ceiling_gbps = row.report.ceiling.gbps;
+            if (row.report.device) summary.device = row.report.device->name;
+            if (!row.report.ok()) exit_code = kCudaError;
+            else if (!row.report.check.passed && exit_code == kSuccess) exit_code = kCheckFailed;
         }
-        for (auto* row : all) {
-            const RunReport& r = row->report;
-            if (!row->is_baseline) row->launch = "grid " + r.launch.grid.text() + " block " + r.launch.block.text();
-            // Kernels and the fp32 baseline are compared with cuBLAS fp32; the TF32 row is a different ceiling.
-            const bool tf32_row = row->is_baseline && row->name == "cublas-tf32";
-            const double percent = tf32_row ? 0
-                                   : r.task == "matmul" ? (cublas_fp32 > 0 ? 100 * r.gflops / cublas_fp32 : 0)
-                                                        : r.percent_of_ceiling;
-            const std::string ceiling_name = r.task == "matmul" ? "cuBLAS fp32" : "copy";
-            if (!r.ok()) exit_code = std::max(exit_code, static_cast<int>(kCudaError));
-            else if (!r.check.passed) exit_code = exit_code == kSuccess ? kCheckFailed : exit_code;
-            std::string name = row->is_baseline ? r.kernel : row->name;
-            if (name.rfind("kernels_src/", 0) == 0) name = name.substr(12);
-            if (o->json) {
-                json_rows.push_back({{"name", name}, {"baseline", row->is_baseline}, {"task", r.task}, {"launch", row->launch},
-                                     {"ok", r.ok()}, {"error", r.error}, {"median_ms", r.kernel_ms.median}, {"min_ms", r.kernel_ms.min},
-                                     {"max_ms", r.kernel_ms.max}, {"gbps", r.gbps}, {"gflops", r.gflops},
-                                     {"percent_of", ceiling_name}, {"percent", percent}, {"passed", r.check.passed},
-                                     {"check", r.check.summary}, {"input", r.input_description}, {"input_copies", r.input_copies}});
-                continue;
-            }
-            if (!r.ok()) {
-                std::printf("%-40s %s\n", name.c_str(), ("FAILED at " + r.stage + ": " + r.error.substr(0, r.error.find('\n'))).c_str());
-                continue;
-            }
-            char range[48], pct[16];
-            std::snprintf(range, sizeof range, "(%.4f - %.4f)", r.kernel_ms.min, r.kernel_ms.max);
-            std::snprintf(pct, sizeof pct, "%.1f%%", percent);
-            std::printf("%-40s %-32s %10.4f %21s %14s %9s  %s\n", name.c_str(), row->launch.c_str(), r.kernel_ms.median, range,
-                        throughput(*row).c_str(), percent > 0 ? pct : "-", r.check.passed ? "PASS" : "FAIL");
-        }
-        if (o->json) {
-            const auto& device = rows.front().report.device;
-            std::cout << nlohmann::json{{"schema", kJsonSchemaVersion}, {"device", device ? device->name : ""},
-                                        {"copy_ceiling_gbps", ceiling}, {"cublas_fp32_gflops", cublas_fp32},
-                                        {"cublas_note", cublas_note}, {"warmup", o->warmup}, {"repeat", o->repeat},
-                                        {"l2_flush", !o->no_flush}, {"rows", json_rows}}
-                             .dump(2)
-                      << "\n";
-        } else {
-            std::printf("%d warm-up and %d timed launches each%s; inputs that fit in L2 rotate through copies\n", o->warmup, o->repeat,
-                        o->no_flush ? "" : ", L2 flushed before each");
-        }
+        if (o->json) std::cout << bench_json(summary).dump(2) << "\n";
+        else std::cout << format_bench_table(summary);
         return exit_code;
     };
 }

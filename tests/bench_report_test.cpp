@@ -1,0 +1,90 @@
+// The bench table's CPU-side logic: percentages against the right ceiling, a stable layout, JSON.
+#include <gtest/gtest.h>
+
+#include "bench_report.hpp"
+
+using namespace kplay;
+
+namespace {
+RunReport done(const std::string& task, double median_ms, double gbps, double gflops, bool passed) {
+    RunReport r;
+    r.stage = "done";
+    r.task = task;
+    r.kernel_ms.median = median_ms;
+    r.kernel_ms.min = median_ms * 0.99;
+    r.kernel_ms.max = median_ms * 1.02;
+    r.gbps = gbps;
+    r.gflops = gflops;
+    r.check.passed = passed;
+    r.launch.grid = {8100, 1, 1};
+    r.launch.block = {256, 1, 1};
+    return r;
+}
+
+BenchSummary sample() {
+    BenchSummary summary;
+    summary.device = "NVIDIA H200";
+    summary.copy_ceiling_gbps = 4000;
+    summary.cublas_fp32_gflops = 50000;
+    summary.warmup = 5;
+    summary.repeat = 50;
+    summary.rows.push_back({"cublas-fp32", true, done("matmul", 2.7, 0, 50000, true)});
+    summary.rows.back().report.kernel = "cuBLAS SGEMM (fp32)";
+    summary.rows.push_back({"cublas-tf32", true, done("matmul", 0.34, 0, 400000, true)});
+    summary.rows.back().report.kernel = "cuBLAS SGEMM (TF32)";
+    summary.rows.push_back({"kernels_src/grayscale/05_sixteen_pixels_uint4.cu", false, done("grayscale", 0.033, 3600, 0, true)});
+    summary.rows.push_back({"kernels_src/matmul/04_2d_register_blocking.cu", false, done("matmul", 5.2, 0, 25000, false)});
+    RunReport failed;
+    failed.stage = "compile";
+    failed.error = "1 compile error\nmore";
+    summary.rows.push_back({"kernels_src/matmul/broken.cu", false, failed});
+    return summary;
+}
+}  // namespace
+
+TEST(BenchReport, PercentagesUseTheRightCeiling) {
+    const BenchSummary summary = sample();
+    EXPECT_DOUBLE_EQ(bench_percent(summary, summary.rows[0]), 100.0);
+    EXPECT_DOUBLE_EQ(bench_percent(summary, summary.rows[1]), 0.0);  // TF32 is its own ceiling
+    EXPECT_DOUBLE_EQ(bench_percent(summary, summary.rows[2]), 90.0);  // copy bandwidth
+    EXPECT_DOUBLE_EQ(bench_percent(summary, summary.rows[3]), 50.0);  // cuBLAS fp32
+    BenchSummary without_cublas = summary;
+    without_cublas.cublas_fp32_gflops = 0;
+    EXPECT_DOUBLE_EQ(bench_percent(without_cublas, summary.rows[3]), 0.0);
+}
+
+TEST(BenchReport, TableLayoutIsFixed) {
+    const std::string table = format_bench_table(sample());
+    std::vector<std::string> lines;
+    size_t at = 0;
+    while (at < table.size()) {
+        const size_t end = table.find('\n', at);
+        lines.push_back(table.substr(at, end - at));
+        at = end + 1;
+    }
+    ASSERT_EQ(lines.size(), 8u);
+    EXPECT_EQ(lines[0], "device: NVIDIA H200; copy ceiling 4000 GB/s (512 MiB device-to-device, measured now); cuBLAS fp32 50.00 TFLOP/s");
+    EXPECT_EQ(lines[1].substr(0, 7), "kernel ");
+    // Every data row puts its columns at the same offsets as the header.
+    const size_t median_column = lines[1].find("median ms");
+    EXPECT_EQ(lines[4].substr(median_column - 1, 11), "    0.0330 ");
+    EXPECT_NE(lines[4].find("grayscale/05_sixteen_pixels_uint4.cu"), std::string::npos);
+    EXPECT_EQ(lines[4].find("kernels_src/"), std::string::npos);
+    EXPECT_NE(lines[4].find("3600.0 GB/s"), std::string::npos);
+    EXPECT_NE(lines[4].find("90.0%"), std::string::npos);
+    EXPECT_NE(lines[3].find("400.00 TFLOP/s"), std::string::npos);
+    EXPECT_NE(lines[5].find("50.0%  FAIL"), std::string::npos);
+    EXPECT_NE(lines[6].find("FAILED at compile: 1 compile error"), std::string::npos);
+    EXPECT_EQ(lines[6].find("more"), std::string::npos);
+    EXPECT_EQ(format_bench_table(sample()), table);
+}
+
+TEST(BenchReport, JsonHasEveryRow) {
+    const auto json = bench_json(sample());
+    EXPECT_EQ(json["schema"], 1);
+    ASSERT_EQ(json["rows"].size(), 5u);
+    EXPECT_EQ(json["rows"][2]["percent_of"], "copy");
+    EXPECT_DOUBLE_EQ(json["rows"][3]["percent"].get<double>(), 50.0);
+    EXPECT_FALSE(json["rows"][4]["ok"].get<bool>());
+    EXPECT_EQ(json["rows"][0]["launch"], "library");
+}
