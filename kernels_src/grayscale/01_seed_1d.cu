@@ -5,8 +5,8 @@
 // x[i+n] and x[i+2n]. The weights are double literals, so the arithmetic runs in double precision.
 // The bounds check `i<n` lets the last block hang over the end of the image.
 //
-// Measured (H200, 2026-11-29, kplay-cli bench --size 7680x4320): 0.0953 ms, 1393 GB/s = 33.4% of the
-// 4176 GB/s copy ceiling.
+// Measured (H200, 2026-11-29, kplay-cli bench --size 7680x4320): 0.0953 ms, 1393 GB/s = 33.7% of the
+// 4134 GB/s copy ceiling.
 
 __global__ void rgb_to_grayscale_kernel(unsigned char* x, unsigned char* out, int n) {
     int i = blockIdx.x*blockDim.x + threadIdx.x;

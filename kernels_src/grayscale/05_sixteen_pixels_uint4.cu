@@ -5,8 +5,8 @@
 // what it takes to cover DRAM latency at HBM3e bandwidth. Sizes that are not a multiple of 16 take a
 // scalar path.
 //
-// Measured (H200, 2026-11-29, kplay-cli bench --size 7680x4320): 0.0323 ms, 4108 GB/s = 98.4% of the
-// copy ceiling with the L2 flush (90.7% with --no-l2-flush; see docs/BENCHMARKS.md). The best step.
+// Measured (H200, 2026-11-29, kplay-cli bench --size 7680x4320): 0.0325 ms, 4082 GB/s = 98.7% of the
+// copy ceiling with the L2 flush (91.0% with --no-l2-flush; see docs/BENCHMARKS.md). The best step.
 
 __device__ __forceinline__ unsigned gray_byte(unsigned r, unsigned g, unsigned b, int shift) {
     const float v = 0.2989f * ((r >> shift) & 255u) + 0.5870f * ((g >> shift) & 255u) + 0.1140f * ((b >> shift) & 255u);

