@@ -30,6 +30,15 @@ Frame read_one(int socket) {
 }
 
 void write_raw(int socket, const void* data, size_t size) { ASSERT_EQ(write(socket, data, size), static_cast<ssize_t>(size)); }
+
+// Writes a frame header by hand: the tests forge broken ones.
+void write_header(int socket, uint32_t payload_bytes, uint32_t fd_count = 0, uint16_t version = kProtocolVersion) {
+    FrameHeader header;
+    header.payload_bytes = payload_bytes;
+    header.fd_count = fd_count;
+    header.version = version;
+    write_raw(socket, &header, sizeof header);
+}
 }  // namespace
 
 TEST(WorkerProtocol, RoundTripsJsonAndSharedMemory) {
@@ -71,9 +80,7 @@ TEST(WorkerProtocol, GarbageIsAnErrorNotACrash) {
 TEST(WorkerProtocol, OversizedAndBadVersionAreRefusedBeforeAllocating) {
     {
         SocketPair pair;
-        FrameHeader header;
-        header.payload_bytes = 0xFFFFFFF0u;
-        write_raw(pair.a.get(), &header, sizeof header);
+        write_header(pair.a.get(), 0xFFFFFFF0u);
         FrameReader reader;
         reader.read_from(pair.b.get());
         try {
@@ -85,9 +92,7 @@ TEST(WorkerProtocol, OversizedAndBadVersionAreRefusedBeforeAllocating) {
     }
     {
         SocketPair pair;
-        FrameHeader header;
-        header.version = 99;
-        write_raw(pair.a.get(), &header, sizeof header);
+        write_header(pair.a.get(), 0, 0, 99);
         FrameReader reader;
         reader.read_from(pair.b.get());
         EXPECT_THROW(reader.next(), ProtocolError);
@@ -96,9 +101,7 @@ TEST(WorkerProtocol, OversizedAndBadVersionAreRefusedBeforeAllocating) {
 
 TEST(WorkerProtocol, TruncatedFrameWaitsThenReportsClosed) {
     SocketPair pair;
-    FrameHeader header;
-    header.payload_bytes = 50;
-    write_raw(pair.a.get(), &header, sizeof header);
+    write_header(pair.a.get(), 50);
     write_raw(pair.a.get(), "{\"id\":", 6);
     pair.a.reset();
     FrameReader reader;
@@ -110,9 +113,7 @@ TEST(WorkerProtocol, TruncatedFrameWaitsThenReportsClosed) {
 
 TEST(WorkerProtocol, InvalidJsonPayloadIsAnError) {
     SocketPair pair;
-    FrameHeader header;
-    header.payload_bytes = 5;
-    write_raw(pair.a.get(), &header, sizeof header);
+    write_header(pair.a.get(), 5);
     write_raw(pair.a.get(), "{oops", 5);
     FrameReader reader;
     reader.read_from(pair.b.get());
@@ -121,10 +122,7 @@ TEST(WorkerProtocol, InvalidJsonPayloadIsAnError) {
 
 TEST(WorkerProtocol, MissingDescriptorsAreAnError) {
     SocketPair pair;
-    FrameHeader header;
-    header.payload_bytes = 2;
-    header.fd_count = 1;
-    write_raw(pair.a.get(), &header, sizeof header);
+    write_header(pair.a.get(), 2, 1);
     write_raw(pair.a.get(), "{}", 2);
     FrameReader reader;
     reader.read_from(pair.b.get());

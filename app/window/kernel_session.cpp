@@ -166,7 +166,21 @@ void KernelSession::apply_settings() {
     submit(true);
 }
 
+double KernelSession::cublas_gflops() const {
+    if (!shown_ || shown_->task != "matmul") return 0;
+    const std::string size = std::to_string(inputs.m) + "x" + std::to_string(inputs.n) + "x" + std::to_string(inputs.k);
+    const auto found = cublas_gflops_.find(size);
+    return found == cublas_gflops_.end() ? 0 : found->second;
+}
+
 void KernelSession::handle(const WorkerResult& incoming) {
+    if (incoming.id == baseline_request_) {
+        baseline_request_ = 0;
+        const RunReport& baseline = incoming.run;
+        cublas_gflops_[baseline_size_] = baseline.ok() ? baseline.gflops : -1;
+        if (!baseline.ok()) baseline_note_ = baseline.error;
+        return;
+    }
     WorkerResult result = incoming;
     // The worker leaves out an input we already have: take it from the result on screen.
     if (shown_ && result.run.input.empty() && !result.run.input_identity.empty() &&
@@ -219,6 +233,22 @@ void KernelSession::handle(const WorkerResult& incoming) {
     }
     latency_pending_ = in_flight_change_.has_value();
     if (latency_pending_) latency_start_ = in_flight_change_;
+
+    // The matmul ceiling: cuBLAS at this size, once, queued behind this result (it never delays one).
+    if (report.ok() && report.task == "matmul" && baseline_request_ == 0) {
+        const std::string size = std::to_string(inputs.m) + "x" + std::to_string(inputs.n) + "x" + std::to_string(inputs.k);
+        if (!cublas_gflops_.count(size)) {
+            RunRequest baseline;
+            baseline.baseline = "cublas-fp32";
+            baseline.inputs.size = size;
+            baseline.inputs.seed = inputs.seed;
+            baseline.device = inputs.device;
+            baseline.warmup = 2;
+            baseline.repeat = 10;
+            baseline_size_ = size;
+            baseline_request_ = client_.submit_run(baseline);
+        }
+    }
 }
 
 void KernelSession::frame_presented() {

@@ -92,6 +92,10 @@ public:
     int results_received() const { return results_received_; }
     int output_version() const { return output_version_; }  // changes whenever shown() changes
     const std::vector<double>& latencies_ms() const { return latencies_ms_; }
+    // cuBLAS fp32 GFLOP/s at the shown matmul's size, measured once per size in the background;
+    // 0 while unknown, negative when cuBLAS cannot run (baseline_note() says why).
+    double cublas_gflops() const;
+    const std::string& baseline_note() const { return baseline_note_; }
     WorkerClient& client() { return client_; }
     int watcher_descriptor() const { return watcher_.descriptor(); }
 
@@ -127,6 +131,9 @@ private:
     bool latency_pending_ = false;
     int reloads_ = 0, runs_submitted_ = 0, results_received_ = 0, output_version_ = 0;
     std::vector<double> latencies_ms_;
+    std::map<std::string, double> cublas_gflops_;  // matmul size -> cuBLAS fp32 GFLOP/s
+    uint64_t baseline_request_ = 0;
+    std::string baseline_size_, baseline_note_;
 };
 
 }  // namespace kplay::window

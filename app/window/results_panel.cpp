@@ -56,7 +56,13 @@ void draw_results_panel(AppState& state) {
             r.kernel_ms.count);
         row("transfers", "H2D %.2f ms, D2H %.2f ms", r.h2d_ms, r.d2h_ms);
         row("CPU reference", r.check.reference_cached ? "cached" : "%.0f ms", r.check.reference_ms);
-        if (r.task == "matmul") row("throughput", "%.1f GFLOP/s", r.gflops);
+        if (r.task == "matmul") {
+            row("throughput", "%.1f GFLOP/s", r.gflops);
+            const double cublas = session.cublas_gflops();
+            if (cublas > 0) row("vs cuBLAS", "%.1f%% of cuBLAS fp32 (%.1f TFLOP/s at this size)", 100 * r.gflops / cublas, cublas / 1000);
+            else if (cublas < 0) row("vs cuBLAS", "%s", session.baseline_note().c_str());
+            else row("vs cuBLAS", "measuring cuBLAS at this size...");
+        }
         row("bandwidth", "%.1f GB/s = %.1f%% of the copy ceiling (%.0f GB/s)", r.gbps, r.percent_of_ceiling, r.ceiling.gbps);
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
