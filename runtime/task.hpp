@@ -67,7 +67,8 @@ struct CheckReport {
     double tolerance = 0;
     double reference_ms = 0;
     bool reference_cached = false;
-    // For the window: grayscale diff map (out - ref, or kUnwritten) / matmul |C-R|, row-major map_w x map_h.
+    // For the window: grayscale diff map (out - ref, NaN = never written) / matmul |C-R| over the allowed
+    // error (max-pooled; NaN = not finite), row-major map_w x map_h.
     std::vector<float> map;
     int map_w = 0, map_h = 0;
     double metric(const std::string& name) const;

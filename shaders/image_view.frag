@@ -4,7 +4,8 @@
 //   1 gray image (R texture)
 //   2 grayscale difference out-ref (R32F): 0 dark, within tolerance green, beyond it red (too bright) or
 //     blue (too dark), NaN (never written) magenta
-//   3 matmul |C-R| (R32F): log-scaled heat from black through red and yellow to white, NaN magenta
+//   3 matmul |C-R| over the allowed error (R32F): within tolerance (<= 1) dark green shades, beyond it
+//     log-scaled heat from red through yellow to white (1000x over and more), NaN magenta
 in vec2 v_screen;
 out vec4 frag_color;
 uniform sampler2D u_image;
@@ -13,7 +14,6 @@ uniform float u_scale;     // view pixels per image pixel
 uniform vec2 u_offset;     // view position of the image's top-left corner
 uniform int u_mode;
 uniform float u_tolerance; // mode 2: allowed difference
-uniform float u_max;       // mode 3: largest error, for the scale
 
 vec3 heat(float t) {
     t = clamp(t, 0.0, 1.0);
@@ -43,7 +43,8 @@ void main() {
     } else {
         float e = texel.r;
         if (isnan(e)) { frag_color = vec4(1.0, 0.0, 1.0, 1.0); return; }
-        float t = u_max > 0.0 ? log(1.0 + 1000.0 * e / u_max) / log(1001.0) : 0.0;
+        if (e <= 1.0) { frag_color = vec4(0.04, 0.08 + 0.3 * e, 0.06, 1.0); return; }
+        float t = 0.25 + 0.75 * clamp(log(e) / log(1000.0), 0.0, 1.0);
         frag_color = vec4(heat(t), 1.0);
     }
 }

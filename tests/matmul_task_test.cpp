@@ -1,6 +1,7 @@
 // The matmul fp64 reference and check: sizes, tolerance scaling, NaN poison, zeros, TF32 rounding, bugs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -101,6 +102,7 @@ TEST(MatmulTask, CorrectFp32ResultPassesAtIrregularSize) {
     EXPECT_LT(report.metric("rel_frobenius_error"), 1e-6);
     EXPECT_EQ(report.map_w, 47);
     EXPECT_EQ(report.map_h, 61);
+    for (float v : report.map) EXPECT_LE(v, 1.0f);  // the map is |C-R| over the allowed error
 }
 
 TEST(MatmulTask, Tf32RoundingFailsTheFp32Tolerance) {
@@ -117,6 +119,7 @@ TEST(MatmulTask, WrongIndexingFails) {
     const CheckReport report = check_with(data, c, c);
     EXPECT_FALSE(report.passed);
     EXPECT_NE(report.first_bad.find("C[0]["), std::string::npos) << report.first_bad;
+    EXPECT_GT(*std::max_element(report.map.begin(), report.map.end()), 1.0f);
 }
 
 TEST(MatmulTask, ZerosAndPoisonFail) {

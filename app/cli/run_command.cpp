@@ -113,7 +113,7 @@ void save_output(const RunReport& r, const std::string& path) {
         save_gray_png(path, r.output.data(), r.output_w, r.output_h);
         return;
     }
-    // Matmul: the |C-R| map as a gray PNG, scaled to its maximum, so error stripes are visible.
+    // Matmul: the map (|C-R| over the allowed error) as a gray PNG, scaled to its maximum.
     float peak = 0;
     for (float v : r.check.map) if (std::isfinite(v)) peak = std::max(peak, v);
     std::vector<uint8_t> pixels(r.check.map.size());

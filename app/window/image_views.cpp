@@ -77,7 +77,6 @@ ImTextureID ImageViews::render(ViewKind kind, int width, int height, const ViewT
     const int mode = kind == ViewKind::input ? 0 : kind == ViewKind::output ? 1 : kind == ViewKind::difference ? 2 : 3;
     glUniform1i(program_.uniform("u_mode"), mode);
     glUniform1f(program_.uniform("u_tolerance"), tolerance);
-    glUniform1f(program_.uniform("u_max"), map_max_);
     quad_.draw();
     glUseProgram(0);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);

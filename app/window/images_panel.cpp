@@ -109,8 +109,8 @@ void draw_images_panel(AppState& state) {
     ImVec2 hovered(-1, -1);
     if (matmul) {
         char caption_text[96];
-        std::snprintf(caption_text, sizeof caption_text, "|C - R| (max-pooled to %dx%d), log scale up to %.3g", image_w, image_h,
-                      state.views.map_max());
+        std::snprintf(caption_text, sizeof caption_text, "|C - R| / allowed error (max-pooled to %dx%d), worst %.3g", image_w,
+                      image_h, state.views.map_max());
         hovered = view_widget(state, ViewKind::error_map, caption_text, size, tolerance);
     } else {
         const ImVec2 a = view_widget(state, ViewKind::input, "input", size, tolerance);
@@ -127,7 +127,7 @@ void draw_images_panel(AppState& state) {
         const size_t i = static_cast<size_t>(y) * image_w + x;
         if (matmul) {
             const float e = state.views.map_values()[i];
-            ImGui::Text("cell (%d, %d): max |C-R| = %s", x, y, std::isnan(e) ? "NaN (unwritten)" : std::to_string(e).c_str());
+            ImGui::Text("cell (%d, %d): max |C-R| / allowed = %s", x, y, std::isnan(e) ? "NaN (unwritten)" : std::to_string(e).c_str());
         } else {
             const auto& in = state.views.input_planes();
             const size_t n = static_cast<size_t>(image_w) * image_h;
@@ -147,7 +147,7 @@ void draw_images_panel(AppState& state) {
         ImGui::TextDisabled("Hover a pixel to inspect it. Wheel: zoom at the cursor. Drag: pan. F: fit. 1: 1:1.");
     }
     if (matmul)
-        ImGui::TextDisabled("black: exact ... red, yellow, white: larger errors (log scale). magenta: NaN / never written");
+        ImGui::TextDisabled("green: within tolerance; red, yellow, white: 1x to 1000x over (log scale); magenta: NaN / never written");
     else if (state.views.has(ViewKind::difference))
         ImGui::TextDisabled("difference: dark = exact, green = within +-%.0f, red = too bright, blue = too dark, magenta = never written",
                             tolerance);
