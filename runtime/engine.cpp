@@ -243,6 +243,7 @@ void Engine::run_stages(const RunRequest& request, RunReport& report) {
     const DeviceQuery devices = query_devices();
     const bool have_device = devices.problem().empty() && request.device < static_cast<int>(devices.devices.size());
     if (!baseline) {
+        progress("compile");
         const std::string arch = choose_arch(request.arch, false, request.device);
         report.compile = cache_.compile(make_compile_request(source, request.kernel_path, {spec.kernel}, arch, spec.defines));
         if (!report.compile.ok) {
@@ -258,6 +259,7 @@ void Engine::run_stages(const RunRequest& request, RunReport& report) {
     report.stage = "device";
     if (!have_device && request.keep_outputs && spec.task == "grayscale") {
         // No device, but the window still shows the input image (decoded here, in the worker).
+        progress("cpu");
         TaskData data = make_inputs_cached(task, request.inputs);
         const auto shape = task.extent(data, 2);
         report.input_identity = data.identity;
@@ -281,6 +283,7 @@ void Engine::run_stages(const RunRequest& request, RunReport& report) {
 
     // Module.
     report.stage = "load";
+    progress("gpu");
     auto load_start = std::chrono::steady_clock::now();
     Module module;
     KernelFunction function;
@@ -293,9 +296,11 @@ void Engine::run_stages(const RunRequest& request, RunReport& report) {
 
     // Inputs.
     report.stage = "inputs";
+    progress("cpu");
     auto inputs_start = std::chrono::steady_clock::now();
     TaskData data = make_inputs_cached(task, request.inputs);
     report.inputs_ms = ms_since(inputs_start);
+    progress("gpu");
     report.input_description = data.description;
 
     // Launch configuration.
@@ -463,6 +468,7 @@ void Engine::run_stages(const RunRequest& request, RunReport& report) {
 
     // Check against the CPU reference.
     report.stage = "check";
+    progress("cpu");
     const double tolerance = request.tolerance ? *request.tolerance : spec.tolerance ? *spec.tolerance : -1.0;
     report.check = task.check(data, first_outputs, tolerance, request.keep_outputs);
     if (request.keep_outputs) {

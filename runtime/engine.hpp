@@ -8,6 +8,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -136,6 +137,10 @@ public:
     Engine& operator=(const Engine&) = delete;
 
     DeviceQuery devices() const;
+    // Called as a run moves between phases: "compile" (NVRTC), "cpu" (making inputs, the CPU reference
+    // and the check) and "gpu" (launches). The worker forwards it so the watchdog times each phase by
+    // its own limit: a slow reference is not mistaken for a hung kernel.
+    void set_progress_callback(std::function<void(const char* phase)> callback) { progress_ = std::move(callback); }
     // Bytes in use on the device of the last run (-1 when no context exists yet): for leak checks.
     int64_t device_memory_in_use();
     CompileFileResult compile_file(const CompileFileRequest& request);
@@ -155,6 +160,10 @@ private:
     TaskData make_inputs_cached(const Task& task, const InputRequest& request);
     std::vector<std::pair<std::string, std::shared_ptr<const TaskData>>> input_cache_;
 
+    void progress(const char* phase) const {
+        if (progress_) progress_(phase);
+    }
+    std::function<void(const char* phase)> progress_;
     EngineConfig config_;
     CompileCache cache_;
     std::map<int, std::unique_ptr<DeviceState>> devices_;

@@ -255,7 +255,8 @@ std::optional<WorkerResult> WorkerClient::advance() {
         in_flight_ = std::move(queue_.front());
         queue_.pop_front();
         sent_at_ = now;
-        const double timeout = in_flight_->kind == RequestKind::run       ? options_.run_timeout_s
+        phase_ = in_flight_->kind == RequestKind::run ? "compile" : "gpu";
+        const double timeout = in_flight_->kind == RequestKind::run       ? options_.compile_timeout_s
                                : in_flight_->kind == RequestKind::compile ? options_.compile_timeout_s
                                                                           : std::max(10.0, options_.compile_timeout_s);
         deadline_ = now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout));
@@ -270,6 +271,15 @@ std::optional<WorkerResult> WorkerClient::advance() {
     try {
         for (;;) {
             if (auto frame = reader_.next()) {
+                if (frame->message.value("type", "") == "progress") {
+                    // The run entered another phase: time it by that phase's limit from now on.
+                    phase_ = frame->message.value("phase", "gpu");
+                    const double limit = phase_ == "cpu" ? options_.cpu_timeout_s
+                                         : phase_ == "compile" ? options_.compile_timeout_s
+                                                               : options_.run_timeout_s;
+                    deadline_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limit));
+                    continue;
+                }
                 // Decode before letting go of the request: a bad answer still fails *this* request.
                 WorkerResult result = decode(*in_flight_, std::move(*frame));
                 in_flight_.reset();
@@ -304,12 +314,12 @@ std::optional<WorkerResult> WorkerClient::advance() {
         kill(pid_, SIGKILL);
         reap_description();
         socket_.reset();
-        const bool run = in_flight_->kind == RequestKind::run;
-        const double timeout = run ? options_.run_timeout_s : options_.compile_timeout_s;
+        const bool kernel = in_flight_->kind == RequestKind::run && phase_ == "gpu";
+        const double timeout = kernel ? options_.run_timeout_s : phase_ == "cpu" ? options_.cpu_timeout_s : options_.compile_timeout_s;
+        const std::string what = phase_ == "cpu" ? "the CPU reference and check" : phase_ == "compile" ? "compiling" : in_flight_->description;
         return fail_in_flight(WorkerFailure::timeout,
-                              run ? "Kernel did not finish within " + seconds_text(timeout) + " and was stopped — an endless loop?"
-                                  : "The worker did not finish " + in_flight_->description + " within " + seconds_text(timeout) +
-                                        " and was stopped.");
+                              kernel ? "Kernel did not finish within " + seconds_text(timeout) + " and was stopped — an endless loop?"
+                                     : "The worker did not finish " + what + " within " + seconds_text(timeout) + " and was stopped.");
     }
     return std::nullopt;
 }

@@ -27,8 +27,9 @@ namespace kplay {
 struct WorkerOptions {
     std::filesystem::path worker_path;     // empty: kplay-worker next to this program (or $KPLAY_WORKER)
     std::vector<std::string> worker_args;  // extra arguments (tests start fake workers this way)
-    double run_timeout_s = 5;
-    double compile_timeout_s = 60;
+    double run_timeout_s = 5;         // GPU work of one run (the kernel launches)
+    double compile_timeout_s = 60;    // NVRTC
+    double cpu_timeout_s = 600;       // inputs, the CPU reference and the check (matmul 8192^3 in fp64 takes a while)
     int max_quick_failures = 3;            // failures within the window before the client gives up
     double quick_failure_window_s = 10;
 };
@@ -107,6 +108,7 @@ private:
     std::optional<Pending> in_flight_;
     Clock::time_point sent_at_{};
     Clock::time_point deadline_{};
+    std::string phase_ = "gpu";  // what the in-flight run is doing, by the worker's last progress message
     Clock::time_point next_start_{};
     std::vector<Clock::time_point> recent_failures_;
     uint64_t next_id_ = 1;

@@ -1,6 +1,7 @@
 // A stand-in for kplay-worker that misbehaves on purpose, so the client's supervision can be tested
 // without a GPU. Modes (the first request after start, or every time with --always):
-//   hang              never answers
+//   hang              says it is launching (a "gpu" progress message), then never answers
+//   slow-cpu          says it is in a CPU phase, works for 1 s, then answers (must not be killed)
 //   crash             dies by SIGSEGV
 //   exit-at-start     exits before reading anything
 //   garbage           writes bytes that are not a frame
@@ -18,6 +19,7 @@
 #include <fstream>
 #include <string>
 
+#include "engine_codec.hpp"
 #include "worker_protocol.hpp"
 
 int main(int argc, char** argv) {
@@ -39,7 +41,14 @@ int main(int argc, char** argv) {
     for (;;) {
         while (auto frame = reader.next()) {
             if (misbehave) {
-                if (mode == "hang") pause();
+                if (mode == "hang") {
+                    kplay::send_frame(socket, {{"id", frame->message["id"]}, {"type", "progress"}, {"phase", "gpu"}});
+                    pause();
+                }
+                if (mode == "slow-cpu") {
+                    kplay::send_frame(socket, {{"id", frame->message["id"]}, {"type", "progress"}, {"phase", "cpu"}});
+                    sleep(1);
+                }
                 if (mode == "crash") raise(SIGSEGV);
                 if (mode == "garbage") {
                     const char junk[] = "this is not a frame at all, just text";
@@ -71,7 +80,14 @@ int main(int argc, char** argv) {
                     pause();
                 }
             }
-            kplay::send_frame(socket, {{"id", frame->message["id"]}, {"type", "ping"}, {"body", {{"pid", getpid()}}}});
+            const std::string type = frame->message.value("type", "ping");
+            if (type == "run") {  // an empty but well-formed report, as the real worker sends
+                kplay::RunReport report;
+                report.stage = "done";
+                kplay::send_frame(socket, {{"id", frame->message["id"]}, {"type", "run"}, {"body", report}, {"blobs", nlohmann::json::array()}});
+            } else {
+                kplay::send_frame(socket, {{"id", frame->message["id"]}, {"type", "ping"}, {"body", {{"pid", getpid()}}}});
+            }
         }
         if (reader.read_from(socket) == kplay::FrameReader::Status::closed) return 0;
     }

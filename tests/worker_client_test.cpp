@@ -104,6 +104,19 @@ TEST(WorkerClient, HangIsStoppedByTheWatchdog) {
     expect_recovers(client);
 }
 
+TEST(WorkerClient, ACpuPhaseIsTimedByItsOwnLimitNotTheKernels) {
+    test::TempDir dir;
+    WorkerOptions options = fake("slow-cpu", dir);
+    options.run_timeout_s = 0.3;  // the fake worker's CPU phase takes 1 s: longer than a kernel may run
+    WorkerClient client(options);
+    RunRequest request;
+    request.kernel_path = "slow_reference.cu";
+    const WorkerResult result = client.wait(client.submit_run(request));
+    EXPECT_TRUE(result.ok()) << result.failure_message;
+    EXPECT_EQ(result.run.stage, "done");
+    EXPECT_GE(result.elapsed_ms, 900);
+}
+
 TEST(WorkerClient, CrashLoopGivesUpInsteadOfSpinning) {
     test::TempDir dir;
     WorkerClient client(fake("crash", dir, true));

@@ -38,7 +38,11 @@ void answer(int socket, kplay::Engine& engine, const nlohmann::json& request, bo
     } else if (type == "compile") {
         response["body"] = engine.compile_file(request.at("body").get<kplay::CompileFileRequest>());
     } else if (type == "run") {
+        engine.set_progress_callback([&](const char* phase) {
+            kplay::send_frame(socket, {{"id", request.at("id")}, {"type", "progress"}, {"phase", phase}});
+        });
         kplay::RunReport report = engine.run(request.at("body").get<kplay::RunRequest>());
+        engine.set_progress_callback(nullptr);
         nlohmann::json blob_list = nlohmann::json::array();
         auto attach = [&](const char* name, const void* data, size_t size) {
             if (size == 0) return;
