@@ -1,15 +1,20 @@
 // kplay: task=matmul kernel=sgemm_pipelined_k16 args=a,b,c,M,N,K launch=2d block=256 grid=cdiv(N,128),cdiv(M,128)
 //
-// Step 6 of the matmul ladder: double buffering, and a thread layout made for the shared-memory banks.
-// Two copies of each tile live in shared memory: while the block computes on one, every thread has
-// already issued the global loads of the next tile into registers, so memory latency hides behind 512
-// FMAs instead of stalling at each tile; one barrier per tile is enough. Each thread's 8x8 outputs are
-// split into four 4x4 quadrants 64 rows/columns apart, so a warp reads B as 16 consecutive float4s (no
-// bank conflicts) and A as two broadcast float4s. Every thread loads exactly one float4 of A and one
-// of B per tile: 16-byte loads inside the matrix, guarded scalar loads at its edges, so any M, N, K work.
+// Step 7 of the matmul ladder: step 6 with a 16-deep k tile. Each tile now carries 1024 FMAs per thread
+// between two barriers instead of 512, and each thread loads two float4s of A and of B per tile; the
+// shared memory doubles to 32 KiB per block, which still leaves room for two blocks per SM (the kernel
+// is held to 128 registers for that).
 //
-// Measured (H200, 2026-11-29, kplay-cli bench --size 4096): 3.27 ms, 42.0 TFLOP/s = 81.8% of cuBLAS fp32
-// (51.4 TFLOP/s), 1.6x step 4.
+// From step 6: double buffering, and a thread layout made for the shared-memory banks.
+// Two copies of each tile live in shared memory: while the block computes on one, every thread has
+// already issued the global loads of the next tile into registers, so memory latency hides behind the
+// tile's FMAs instead of stalling at each tile; one barrier per tile is enough. Each thread's 8x8 outputs are
+// split into four 4x4 quadrants 64 rows/columns apart, so a warp reads B as 16 consecutive float4s (no
+// bank conflicts) and A as two broadcast float4s. Loads are 16 bytes inside the matrix and guarded
+// scalars at its edges, so any M, N, K work.
+//
+// Measured (H200, 2026-11-29, kplay-cli bench --size 4096): 3.19 ms, 43.0 TFLOP/s = 83.7% of cuBLAS fp32
+// (51.4 TFLOP/s), 1.02x step 6. The best step so far.
 
 namespace {
 constexpr int BM = 128, BN = 128, BK = 16;
