@@ -472,11 +472,13 @@ void Engine::run_stages(const RunRequest& request, RunReport& report) {
     const double tolerance = request.tolerance ? *request.tolerance : spec.tolerance ? *spec.tolerance : -1.0;
     report.check = task.check(data, first_outputs, tolerance, request.keep_outputs);
     if (request.keep_outputs) {
-        for (const HostBuffer& host : data.buffers)
-            if (host.is_output) {
-                report.output = host.data;
-                break;
-            }
+        // Images are shown as they are; a matmul's C is not (its error map is), so it stays here.
+        if (spec.task == "grayscale")
+            for (const HostBuffer& host : data.buffers)
+                if (host.is_output) {
+                    report.output = host.data;
+                    break;
+                }
         const auto shape = task.extent(data, 2);
         report.output_w = static_cast<int>(shape[0]);
         report.output_h = static_cast<int>(shape[1]);

@@ -113,8 +113,8 @@ struct RunReport {
     double percent_of_ceiling = 0;
     CheckReport check;
 
-    // keep_outputs: the first output buffer's bytes (gray image / fp32 C) and its shape, and the first
-    // input (planar RGB for grayscale) so a window can show what the worker decoded.
+    // keep_outputs: the gray output image and its shape (a matmul's C is not kept: its error map is),
+    // and the input (planar RGB) so a window can show what the worker decoded.
     std::vector<unsigned char> output;
     int output_w = 0, output_h = 0;
     std::vector<unsigned char> input;  // empty when the request said it already has this input

@@ -144,6 +144,17 @@ void KernelSession::submit(bool automatic) {
         return;
     }
     notice_.clear();
+    if (automatic) {
+        for (const auto& [recent_key, report] : recent_results_) {
+            if (recent_key != key) continue;
+            in_flight_ = 0;  // anything still in flight is overtaken by this answer
+            in_flight_change_ = latency_start_;
+            ++runs_submitted_;
+            ++results_received_;
+            accept(report, 0, true);
+            return;
+        }
+    }
     in_flight_ = client_.submit_run(request);  // an older request still in flight is now overtaken
     in_flight_since_ = Clock::now();
     in_flight_key_ = key;
@@ -198,9 +209,16 @@ void KernelSession::handle(const WorkerResult& incoming) {
     if (result.id != in_flight_) return;  // overtaken by a newer save or setting
     in_flight_ = 0;
     ++results_received_;
-    const RunReport& report = result.run;
-    last_ = report;
     if (result.failure == WorkerFailure::timeout) hung_key_ = in_flight_key_;
+    if (result.run.ok()) {
+        recent_results_.insert(recent_results_.begin(), {in_flight_key_, result.run});
+        if (recent_results_.size() > 8) recent_results_.pop_back();
+    }
+    accept(std::move(result.run), result.elapsed_ms, false);
+}
+
+void KernelSession::accept(RunReport report, double worker_ms, bool reused) {
+    last_ = report;
     const bool has_outputs = report.ok() && (!report.output.empty() || !report.check.map.empty());
     const bool input_only = !report.ok() && report.stage == "device" && !report.input.empty();  // no GPU: show the input
     if (has_outputs || input_only) {
@@ -217,7 +235,8 @@ void KernelSession::handle(const WorkerResult& incoming) {
         entry.time_of_day = time_of_day();
         entry.task = report.task;
         entry.kernel = report.kernel;
-        entry.worker_ms = result.elapsed_ms;
+        entry.worker_ms = worker_ms;
+        entry.reused = reused;
         entry.launch = "grid " + report.launch.grid.text() + " block " + report.launch.block.text();
         entry.median_ms = report.kernel_ms.median;
         entry.min_ms = report.kernel_ms.min;

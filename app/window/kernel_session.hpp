@@ -50,6 +50,7 @@ struct HistoryEntry {
     double compile_ms = 0;
     bool cache_hit = false;
     bool passed = false;
+    bool reused = false;     // the result of an identical earlier run, shown without running again
     double latency_ms = -1;  // edit -> result on screen, when the run came from a save
     double worker_ms = 0;    // request sent -> result back (compile, run, check, transfer)
 };
@@ -106,6 +107,7 @@ private:
     void load_source(Clock::time_point changed_at, bool force);
     void submit(bool automatic);
     void handle(const WorkerResult& incoming);
+    void accept(RunReport report, double worker_ms, bool reused);
 
     WorkerClient client_;
     FileWatcher watcher_;
@@ -132,6 +134,9 @@ private:
     int reloads_ = 0, runs_submitted_ = 0, results_received_ = 0, output_version_ = 0;
     std::vector<double> latencies_ms_;
     std::map<std::string, double> cublas_gflops_;  // matmul size -> cuBLAS fp32 GFLOP/s
+    // Results of recent (source, settings) keys: a save that brings back earlier content (an undo, a
+    // revert) shows the result it had at once, without asking the worker. F5 always runs for real.
+    std::vector<std::pair<std::string, RunReport>> recent_results_;
     uint64_t baseline_request_ = 0;
     std::string baseline_size_, baseline_note_;
 };

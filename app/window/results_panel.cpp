@@ -74,6 +74,8 @@ void draw_results_panel(AppState& state) {
         if (!r.check.first_bad.empty()) row("first bad", "%s", r.check.first_bad.c_str());
         for (const auto& metric : r.check.metrics) row(metric.name.c_str(), "%.4g", metric.value);
     }
+    if (!session.history().empty() && session.history().back().reused)
+        row("note", "the result of an identical earlier run (same source and settings); F5 runs it again");
     if (!session.latencies_ms().empty()) row("edit -> result", "%.1f ms (file change to result on screen)", session.latencies_ms().back());
     if (!session.history().empty() && session.history().back().worker_ms > 0)
         row("in the worker", "%.1f ms (compile, run, check, transfer back)", session.history().back().worker_ms);

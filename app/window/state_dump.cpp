@@ -35,7 +35,7 @@ void write_state_dump(const AppState& state, const std::filesystem::path& path) 
     nlohmann::json history = nlohmann::json::array();
     for (const auto& h : session.history())
         history.push_back({{"run", h.run}, {"median_ms", h.median_ms}, {"compile_ms", h.compile_ms}, {"cache_hit", h.cache_hit},
-                           {"passed", h.passed}, {"edit_to_result_ms", h.latency_ms}, {"worker_ms", h.worker_ms}});
+                           {"passed", h.passed}, {"edit_to_result_ms", h.latency_ms}, {"worker_ms", h.worker_ms}, {"reused", h.reused}});
     dump["history"] = history;
     dump["view"] = {{"scale", state.view.scale}, {"offset", {state.view.offset_x, state.view.offset_y}}};
     const char* names[] = {"input", "output", "difference", "error_map"};
