@@ -41,12 +41,9 @@ std::string to_ptx_arch(const std::string& arch) {
 }
 
 // The architecture to compile for: the request's, else the device's exact chip, else the default PTX.
-std::string choose_arch(const std::string& requested, bool want_ptx, int device) {
+std::string choose_arch(const std::string& requested, bool want_ptx, int device, const DeviceQuery& query) {
     std::string arch = requested;
-    if (arch.empty()) {
-        const DeviceQuery query = query_devices();
-        arch = device < static_cast<int>(query.devices.size()) ? query.devices[device].arch() : kDefaultArch;
-    }
+    if (arch.empty()) arch = device < static_cast<int>(query.devices.size()) ? query.devices[device].arch() : kDefaultArch;
     if (want_ptx) arch = to_ptx_arch(arch);
     check_arch_supported(arch);
     return arch;
@@ -152,7 +149,7 @@ CompileFileResult Engine::compile_file(const CompileFileRequest& request) {
     std::string arch;
     try {
         source = request.source ? *request.source : read_source_file(request.path);
-        arch = choose_arch(request.arch, request.want_ptx, 0);
+        arch = choose_arch(request.arch, request.want_ptx, 0, query_devices());
     } catch (const InputError& error) {
         result.input_error = error.what();
         return result;
@@ -244,7 +241,7 @@ void Engine::run_stages(const RunRequest& request, RunReport& report) {
     const bool have_device = devices.problem().empty() && request.device < static_cast<int>(devices.devices.size());
     if (!baseline) {
         progress("compile");
-        const std::string arch = choose_arch(request.arch, false, request.device);
+        const std::string arch = choose_arch(request.arch, false, request.device, devices);  // one device query per run
         report.compile = cache_.compile(make_compile_request(source, request.kernel_path, {spec.kernel}, arch, spec.defines));
         if (!report.compile.ok) {
             const int errors = report.compile.count(Severity::error);

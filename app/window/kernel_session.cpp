@@ -184,15 +184,14 @@ double KernelSession::cublas_gflops() const {
     return found == cublas_gflops_.end() ? 0 : found->second;
 }
 
-void KernelSession::handle(const WorkerResult& incoming) {
-    if (incoming.id == baseline_request_) {
+void KernelSession::handle(WorkerResult result) {
+    if (result.id == baseline_request_) {
         baseline_request_ = 0;
-        const RunReport& baseline = incoming.run;
+        const RunReport& baseline = result.run;
         cublas_gflops_[baseline_size_] = baseline.ok() ? baseline.gflops : -1;
         if (!baseline.ok()) baseline_note_ = baseline.error;
         return;
     }
-    WorkerResult result = incoming;
     // The worker leaves out an input we already have: take it from the result on screen.
     if (shown_ && result.run.input.empty() && !result.run.input_identity.empty() &&
         result.run.input_identity == shown_->input_identity)
@@ -218,7 +217,6 @@ void KernelSession::handle(const WorkerResult& incoming) {
 }
 
 void KernelSession::accept(RunReport report, double worker_ms, bool reused) {
-    last_ = report;
     const bool has_outputs = report.ok() && (!report.output.empty() || !report.check.map.empty());
     const bool input_only = !report.ok() && report.stage == "device" && !report.input.empty();  // no GPU: show the input
     if (has_outputs || input_only) {
@@ -228,25 +226,31 @@ void KernelSession::accept(RunReport report, double worker_ms, bool reused) {
     } else if (shown_) {
         shown_stale_ = true;  // keep the last good output visible, marked stale
     }
-    if (report.ok()) {
+    // last_ is read for numbers and diagnostics only: the images live in shown_, not copied twice.
+    last_ = std::move(report);
+    last_->input = {};
+    last_->output = {};
+    last_->check.map = {};
+    const RunReport& report_ref = *last_;
+    if (report_ref.ok()) {
         HistoryEntry entry;
         entry.run = static_cast<int>(history_.size()) + 1;
         entry.source_hash = source_hash_.substr(0, 8);
         entry.time_of_day = time_of_day();
-        entry.task = report.task;
-        entry.kernel = report.kernel;
+        entry.task = report_ref.task;
+        entry.kernel = report_ref.kernel;
         entry.worker_ms = worker_ms;
         entry.reused = reused;
-        entry.launch = "grid " + report.launch.grid.text() + " block " + report.launch.block.text();
-        entry.median_ms = report.kernel_ms.median;
-        entry.min_ms = report.kernel_ms.min;
-        entry.max_ms = report.kernel_ms.max;
-        entry.gbps = report.gbps;
-        entry.percent_of_ceiling = report.percent_of_ceiling;
-        entry.gflops = report.gflops;
-        entry.compile_ms = report.compile.cache_hit ? report.compile.lookup_ms : report.compile.compile_ms;
-        entry.cache_hit = report.compile.cache_hit;
-        entry.passed = report.check.passed;
+        entry.launch = "grid " + report_ref.launch.grid.text() + " block " + report_ref.launch.block.text();
+        entry.median_ms = report_ref.kernel_ms.median;
+        entry.min_ms = report_ref.kernel_ms.min;
+        entry.max_ms = report_ref.kernel_ms.max;
+        entry.gbps = report_ref.gbps;
+        entry.percent_of_ceiling = report_ref.percent_of_ceiling;
+        entry.gflops = report_ref.gflops;
+        entry.compile_ms = report_ref.compile.cache_hit ? report_ref.compile.lookup_ms : report_ref.compile.compile_ms;
+        entry.cache_hit = report_ref.compile.cache_hit;
+        entry.passed = report_ref.check.passed;
         history_.push_back(entry);
         if (history_.size() > 200) history_.erase(history_.begin());
     }
@@ -254,7 +258,7 @@ void KernelSession::accept(RunReport report, double worker_ms, bool reused) {
     if (latency_pending_) latency_start_ = in_flight_change_;
 
     // The matmul ceiling: cuBLAS at this size, once, queued behind this result (it never delays one).
-    if (report.ok() && report.task == "matmul" && baseline_request_ == 0) {
+    if (report_ref.ok() && report_ref.task == "matmul" && baseline_request_ == 0) {
         const std::string size = std::to_string(inputs.m) + "x" + std::to_string(inputs.n) + "x" + std::to_string(inputs.k);
         if (!cublas_gflops_.count(size)) {
             RunRequest baseline;

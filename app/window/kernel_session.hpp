@@ -106,7 +106,7 @@ public:
 private:
     void load_source(Clock::time_point changed_at, bool force);
     void submit(bool automatic);
-    void handle(const WorkerResult& incoming);
+    void handle(WorkerResult result);
     void accept(RunReport report, double worker_ms, bool reused);
 
     WorkerClient client_;
