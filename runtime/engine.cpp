@@ -1,5 +1,6 @@
 // The path of one run, stage by stage; each stage hands a value to the next and nothing reaches back.
 #include "engine.hpp"
+#include "engine_stages.hpp"
 
 #include <chrono>
 
@@ -22,18 +23,6 @@ namespace {
 
 double ms_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
-
-// Later definitions of the same name win, so request defines override the annotation's.
-std::vector<std::pair<std::string, std::string>> merge_defines(std::vector<std::pair<std::string, std::string>> base,
-                                                                const std::vector<std::pair<std::string, std::string>>& extra) {
-    for (const auto& [name, value] : extra) {
-        bool replaced = false;
-        for (auto& entry : base)
-            if (entry.first == name) { entry.second = value; replaced = true; }
-        if (!replaced) base.emplace_back(name, value);
-    }
-    return base;
 }
 
 std::string to_ptx_arch(const std::string& arch) {
@@ -70,6 +59,73 @@ std::vector<int64_t> evaluate_all(const std::vector<std::string>& expressions, c
 }
 
 }  // namespace
+
+std::vector<std::pair<std::string, std::string>> merge_defines(std::vector<std::pair<std::string, std::string>> base,
+                                                                const std::vector<std::pair<std::string, std::string>>& extra) {
+    for (const auto& [name, value] : extra) {
+        bool replaced = false;
+        for (auto& entry : base)
+            if (entry.first == name) { entry.second = value; replaced = true; }
+        if (!replaced) base.emplace_back(name, value);
+    }
+    return base;
+}
+
+LaunchConfig resolve_launch(const RunRequest& request, const KernelSpec& spec, const Task& task, const TaskData& data,
+                            const DeviceInfo& device, const FunctionAttributes* function, NamedValues& names, RunReport& report) {
+    names = data.values;
+    names["sms"] = device.sm_count;  // lets an annotation size a grid-stride grid: grid=sms*8
+    const NamedValues literals = literal_arguments(spec.args, request.arg_overrides, data.values);
+    names.insert(literals.begin(), literals.end());
+    LaunchConfig launch;
+    launch.block = to_dim3(request.block ? *request.block : evaluate_all(spec.block, names, "block"));
+    const std::vector<int64_t> grid = request.grid ? *request.grid : evaluate_all(spec.grid, names, "grid");
+    const auto extent = task.extent(data, spec.launch_dims);
+    launch.auto_grid = grid.empty();
+    launch.grid = launch.auto_grid ? auto_grid(extent, launch.block) : to_dim3(grid);
+    launch.dynamic_smem = request.smem ? *request.smem
+                          : spec.smem.empty() ? 0
+                                              : evaluate_all({spec.smem}, names, "smem").front();
+    report.launch = launch;
+    report.coverage = compute_coverage(launch, extent, spec.launch_dims);
+    const auto problems = function ? validate_launch(launch, device.limits, function) : std::vector<std::string>{};
+    if (!problems.empty()) {
+        std::string text = "Invalid launch configuration:";
+        for (const auto& problem : problems) text += "\n  - " + problem;
+        throw InputError(text);
+    }
+    return launch;
+}
+
+void compute_rates(const Task& task, const TaskData& data, RunReport& report) {
+    report.bytes = task.bytes_moved(data);
+    report.flops = task.flops(data);
+    if (report.kernel_ms.median > 0) {
+        report.gbps = report.bytes / (report.kernel_ms.median * 1e-3) / 1e9;
+        report.gflops = report.flops / (report.kernel_ms.median * 1e-3) / 1e9;
+    }
+}
+
+void keep_outputs_for_window(const RunRequest& request, const KernelSpec& spec, const Task& task, const TaskData& data,
+                             RunReport& report) {
+    if (!request.keep_outputs) return;
+    // Images are shown as they are; a matmul's C is not (its error map is), so it stays here.
+    if (spec.task == "grayscale")
+        for (const HostBuffer& host : data.buffers)
+            if (host.is_output) {
+                report.output = host.data;
+                break;
+            }
+    const auto shape = task.extent(data, 2);
+    report.output_w = static_cast<int>(shape[0]);
+    report.output_h = static_cast<int>(shape[1]);
+    if (spec.task == "grayscale") {
+        report.input_identity = data.identity;
+        if (data.identity != request.known_input) report.input = data.find("in")->data;
+        report.input_w = report.output_w;
+        report.input_h = report.output_h;
+    }
+}
 
 std::string rerun_command(const RunRequest& request) {
     std::string command = "kplay-cli run " + request.kernel_path.string();
@@ -252,6 +308,13 @@ void Engine::run_stages(const RunRequest& request, RunReport& report) {
         report.lowered_name = report.compile.lowered_names.at(spec.kernel);
     }
 
+    // The emulated device, when asked for or when there is no GPU to run on.
+    if (request.emulate || (!have_device && request.emulate_without_gpu)) {
+        if (baseline) throw InputError("cuBLAS rows need a CUDA device; the emulated CPU device runs kernel files only.");
+        run_emulated_stages(request, report, spec, source, task);
+        return;
+    }
+
     // Device.
     report.stage = "device";
     if (!have_device && request.keep_outputs && spec.task == "grayscale") {
@@ -302,27 +365,8 @@ void Engine::run_stages(const RunRequest& request, RunReport& report) {
 
     // Launch configuration.
     report.stage = "launch";
-    NamedValues names = data.values;
-    names["sms"] = device.info.sm_count;  // lets an annotation size a grid-stride grid: grid=sms*8
-    const NamedValues literals = literal_arguments(spec.args, request.arg_overrides, data.values);
-    names.insert(literals.begin(), literals.end());
-    LaunchConfig launch;
-    launch.block = to_dim3(request.block ? *request.block : evaluate_all(spec.block, names, "block"));
-    const std::vector<int64_t> grid = request.grid ? *request.grid : evaluate_all(spec.grid, names, "grid");
-    const auto extent = task.extent(data, spec.launch_dims);
-    launch.auto_grid = grid.empty();
-    launch.grid = launch.auto_grid ? auto_grid(extent, launch.block) : to_dim3(grid);
-    launch.dynamic_smem = request.smem ? *request.smem
-                          : spec.smem.empty() ? 0
-                                              : evaluate_all({spec.smem}, names, "smem").front();
-    report.launch = launch;
-    report.coverage = compute_coverage(launch, extent, spec.launch_dims);
-    const auto problems = baseline ? std::vector<std::string>{} : validate_launch(launch, device.info.limits, &report.function);
-    if (!problems.empty()) {
-        std::string text = "Invalid launch configuration:";
-        for (const auto& problem : problems) text += "\n  - " + problem;
-        throw InputError(text);
-    }
+    NamedValues names;
+    const LaunchConfig launch = resolve_launch(request, spec, task, data, device.info, baseline ? nullptr : &report.function, names, report);
     if (!baseline && launch.dynamic_smem > device.info.limits.max_smem_per_block)
         function.allow_dynamic_smem(static_cast<int>(launch.dynamic_smem));
     const int block_threads = static_cast<int>(launch.block.volume());
@@ -448,12 +492,7 @@ void Engine::run_stages(const RunRequest& request, RunReport& report) {
     }
     report.kernel_ms = summarize_timings(samples);
 
-    report.bytes = task.bytes_moved(data);
-    report.flops = task.flops(data);
-    if (report.kernel_ms.median > 0) {
-        report.gbps = report.bytes / (report.kernel_ms.median * 1e-3) / 1e9;
-        report.gflops = report.flops / (report.kernel_ms.median * 1e-3) / 1e9;
-    }
+    compute_rates(task, data, report);
     if (request.measure_ceiling) {
         if (!device.ceiling || (request.remeasure_ceiling && !device.ceiling_fresh)) {
             device.ceiling = device_copy_ceiling(device.info, config_.cache_dir, request.remeasure_ceiling);
@@ -468,24 +507,7 @@ void Engine::run_stages(const RunRequest& request, RunReport& report) {
     progress("cpu");
     const double tolerance = request.tolerance ? *request.tolerance : spec.tolerance ? *spec.tolerance : -1.0;
     report.check = task.check(data, first_outputs, tolerance, request.keep_outputs);
-    if (request.keep_outputs) {
-        // Images are shown as they are; a matmul's C is not (its error map is), so it stays here.
-        if (spec.task == "grayscale")
-            for (const HostBuffer& host : data.buffers)
-                if (host.is_output) {
-                    report.output = host.data;
-                    break;
-                }
-        const auto shape = task.extent(data, 2);
-        report.output_w = static_cast<int>(shape[0]);
-        report.output_h = static_cast<int>(shape[1]);
-        if (spec.task == "grayscale") {
-            report.input_identity = data.identity;
-            if (data.identity != request.known_input) report.input = data.find("in")->data;
-            report.input_w = report.output_w;
-            report.input_h = report.output_h;
-        }
-    }
+    keep_outputs_for_window(request, spec, task, data, report);
     report.stage = "done";
 }
 

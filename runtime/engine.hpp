@@ -81,6 +81,17 @@ struct RunRequest {
     bool rotate_inputs = false;
     bool remeasure_ceiling = false;
     std::string baseline;
+
+    // The emulated CPU device: asked for (`--device cpu`), or used because no CUDA device is there.
+    bool emulate = false;
+    bool emulate_without_gpu = true;
+    std::string thread_order = "forward";  // forward, reverse, random (with order_seed)
+    uint64_t order_seed = 1;
+    int emulation_workers = 0;          // 0: one per core
+    double emulation_timeout_s = 10;    // an emulated launch running longer is stopped
+    // Tests only: switch one defence off to prove the other stops a hostile kernel on its own.
+    bool emulation_symbol_check = true;
+    bool emulation_sandbox = true;
 };
 
 struct RunReport {
@@ -121,6 +132,15 @@ struct RunReport {
     int input_w = 0, input_h = 0;
     std::string input_identity;
 
+    // The emulated device: its timings are CPU wall time and say nothing about GPU speed.
+    bool emulated = false;
+    std::string thread_order;
+    double host_compile_ms = 0;
+    bool host_compile_cached = false;
+    std::vector<std::string> printf_lines;  // tagged "[block (x,y,z) thread (x,y,z)] text"
+    size_t printf_dropped = 0;
+    std::vector<std::string> warnings;      // e.g. threads meeting at different barriers
+
     bool ok() const { return error.empty() && stage == "done"; }
     bool sticky_fault() const { return fault.sticky; }
     bool passed() const { return ok() && check.passed; }
@@ -154,6 +174,9 @@ private:
                                         const std::vector<std::string>& names, const std::string& arch,
                                         const std::vector<std::pair<std::string, std::string>>& defines) const;
     void run_stages(const RunRequest& request, RunReport& report);
+    // The emulated device's half of a run, after NVRTC accepted the source (engine_emulated.cpp).
+    void run_emulated_stages(const RunRequest& request, RunReport& report, const KernelSpec& spec, const std::string& source,
+                             const Task& task);
 
     // Inputs of the last few input requests: the window re-runs on every save, and making the built-in
     // image or random matrices again would dominate the edit->result time.

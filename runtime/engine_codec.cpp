@@ -75,7 +75,10 @@ void to_json(nlohmann::json& j, const RunRequest& v) {
          {"tolerance", v.tolerance}, {"arch", v.arch}, {"device", v.device}, {"warmup", v.warmup}, {"repeat", v.repeat},
          {"flush_l2", v.flush_l2}, {"measure_ceiling", v.measure_ceiling}, {"keep_outputs", v.keep_outputs},
          {"known_input", v.known_input}, {"rotate_inputs", v.rotate_inputs}, {"remeasure_ceiling", v.remeasure_ceiling},
-         {"baseline", v.baseline}};
+         {"baseline", v.baseline}, {"emulate", v.emulate}, {"emulate_without_gpu", v.emulate_without_gpu},
+         {"thread_order", v.thread_order}, {"order_seed", v.order_seed}, {"emulation_workers", v.emulation_workers},
+         {"emulation_timeout_s", v.emulation_timeout_s}, {"emulation_symbol_check", v.emulation_symbol_check},
+         {"emulation_sandbox", v.emulation_sandbox}};
 }
 
 void from_json(const nlohmann::json& j, RunRequest& v) {
@@ -99,6 +102,14 @@ void from_json(const nlohmann::json& j, RunRequest& v) {
     j.at("rotate_inputs").get_to(v.rotate_inputs);
     j.at("remeasure_ceiling").get_to(v.remeasure_ceiling);
     j.at("baseline").get_to(v.baseline);
+    j.at("emulate").get_to(v.emulate);
+    j.at("emulate_without_gpu").get_to(v.emulate_without_gpu);
+    j.at("thread_order").get_to(v.thread_order);
+    j.at("order_seed").get_to(v.order_seed);
+    j.at("emulation_workers").get_to(v.emulation_workers);
+    j.at("emulation_timeout_s").get_to(v.emulation_timeout_s);
+    j.at("emulation_symbol_check").get_to(v.emulation_symbol_check);
+    j.at("emulation_sandbox").get_to(v.emulation_sandbox);
 }
 
 void to_json(nlohmann::json& j, const RunReport& v) {
@@ -111,7 +122,9 @@ void to_json(nlohmann::json& j, const RunReport& v) {
          {"bytes", v.bytes}, {"flops", v.flops}, {"gbps", v.gbps}, {"gflops", v.gflops}, {"ceiling", v.ceiling},
          {"percent_of_ceiling", v.percent_of_ceiling}, {"check", v.check}, {"output_w", v.output_w},
          {"output_h", v.output_h}, {"input_w", v.input_w}, {"input_h", v.input_h},
-         {"input_identity", v.input_identity}, {"input_copies", v.input_copies}};
+         {"input_identity", v.input_identity}, {"input_copies", v.input_copies}, {"emulated", v.emulated},
+         {"thread_order", v.thread_order}, {"host_compile_ms", v.host_compile_ms}, {"host_compile_cached", v.host_compile_cached},
+         {"printf_lines", v.printf_lines}, {"printf_dropped", v.printf_dropped}, {"warnings", v.warnings}};
 }
 
 void from_json(const nlohmann::json& j, RunReport& v) {
@@ -152,6 +165,13 @@ void from_json(const nlohmann::json& j, RunReport& v) {
     j.at("input_h").get_to(v.input_h);
     j.at("input_identity").get_to(v.input_identity);
     j.at("input_copies").get_to(v.input_copies);
+    j.at("emulated").get_to(v.emulated);
+    j.at("thread_order").get_to(v.thread_order);
+    j.at("host_compile_ms").get_to(v.host_compile_ms);
+    j.at("host_compile_cached").get_to(v.host_compile_cached);
+    j.at("printf_lines").get_to(v.printf_lines);
+    j.at("printf_dropped").get_to(v.printf_dropped);
+    j.at("warnings").get_to(v.warnings);
 }
 
 void to_json(nlohmann::json& j, const CompileFileRequest& v) {

@@ -94,6 +94,12 @@ json to_json(const RunReport& r) {
                        {"defines", defines}, {"inferred", inferred}};
     }
     if (r.device) out["device"] = {{"ordinal", r.device->ordinal}, {"name", r.device->name}, {"arch", r.device->arch()}};
+    out["emulated"] = r.emulated;
+    if (r.emulated) {
+        out["emulation"] = {{"thread_order", r.thread_order}, {"host_compile_ms", number(r.host_compile_ms)},
+                            {"host_compile_cached", r.host_compile_cached}, {"printf", r.printf_lines},
+                            {"printf_dropped", r.printf_dropped}, {"warnings", r.warnings}};
+    }
     if (r.stage == "compile" || r.stage == "spec" || r.stage == "input" || r.stage == "device") return out;
 
     const auto& f = r.function;

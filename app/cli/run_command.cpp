@@ -20,7 +20,9 @@ struct RunOptionsCli {
     std::string file, image, size, block, grid, out, arch;
     int64_t smem = -1;
     std::vector<std::string> args, defines;
-    int warmup = 3, repeat = 20, device = 0;
+    int warmup = 3, repeat = 20;
+    std::string device, order = "forward";
+    uint64_t order_seed = 1;
     uint64_t seed = 1;
     double tolerance = -1;
     bool json = false, no_flush = false, in_process = false;
@@ -58,11 +60,17 @@ void print_text(const RunReport& r) {
                     r.compile.cache_hit ? (", first compile " + std::to_string(static_cast<int>(std::lround(r.compile.compile_ms))) + " ms").c_str() : "",
                     r.compile.count(Severity::warning) ? (", " + std::to_string(r.compile.count(Severity::warning)) + " warnings").c_str() : "");
     if (!r.compile.ok) print_diagnostics(std::cout, r.compile);
-    if (r.device) std::printf("  device     [%d] %s (%s)\n", r.device->ordinal, r.device->name.c_str(), r.device->arch().c_str());
+    if (r.device && r.emulated)
+        std::printf("  device     %s; threads resumed in %s order\n", r.device->name.c_str(), r.thread_order.c_str());
+    else if (r.device)
+        std::printf("  device     [%d] %s (%s)\n", r.device->ordinal, r.device->name.c_str(), r.device->arch().c_str());
+    if (r.emulated && r.stage != "compile")
+        std::printf("  host build %.1f ms (%s)\n", r.host_compile_ms, r.host_compile_cached ? "cached" : "g++/clang++ shared object");
     const bool loaded = r.stage != "input" && r.stage != "spec" && r.stage != "compile" && r.stage != "device";
     if (loaded && r.stage != "load") {
         const auto& f = r.function;
-        std::printf("  module     loaded in %.2f ms; %d registers/thread, %s static smem, %s local/thread\n", r.module_load_ms,
+        if (!r.emulated)
+            std::printf("  module     loaded in %.2f ms; %d registers/thread, %s static smem, %s local/thread\n", r.module_load_ms,
                     f.registers_per_thread, human_bytes(f.static_smem_bytes).c_str(), human_bytes(f.local_bytes_per_thread).c_str());
         if (!r.input_description.empty()) std::printf("  input      %s\n", r.input_description.c_str());
         std::printf("  launch     grid %s%s, block %s, dynamic smem %s\n", r.launch.grid.text().c_str(),
@@ -85,7 +93,9 @@ void print_text(const RunReport& r) {
                     r.l2_flushed ? ", L2 flushed" : "");
         std::printf("  transfers  H2D %.2f ms, D2H %.2f ms; inputs made in %.1f ms; CPU reference %s\n", r.h2d_ms, r.d2h_ms,
                     r.inputs_ms, r.check.reference_cached ? "cached" : (std::to_string(static_cast<int>(std::lround(r.check.reference_ms))) + " ms").c_str());
-        if (r.task == "matmul")
+        if (r.emulated)
+            std::printf("  speed      emulated on the CPU: %.2f GFLOP/s, %.2f GB/s (these say nothing about GPU speed)\n", r.gflops, r.gbps);
+        else if (r.task == "matmul")
             std::printf("  speed      %.1f GFLOP/s; %.1f GB/s of minimum traffic = %.1f%% of the copy ceiling (%.0f GB/s)\n",
                         r.gflops, r.gbps, r.percent_of_ceiling, r.ceiling.gbps);
         else
@@ -99,7 +109,14 @@ void print_text(const RunReport& r) {
             metrics += (metrics.empty() ? "" : " ") + std::string(item);
         }
         std::printf("  metrics    %s\n", metrics.c_str());
-    } else {
+    }
+    for (const auto& warning : r.warnings) std::printf("  warning    %s\n", warning.c_str());
+    if (!r.printf_lines.empty() || r.printf_dropped) {
+        std::printf("  printf     %zu lines%s\n", r.printf_lines.size(),
+                    r.printf_dropped ? (" (" + std::to_string(r.printf_dropped) + " more dropped)").c_str() : "");
+        for (const auto& line : r.printf_lines) std::printf("    %s\n", line.c_str());
+    }
+    if (!r.ok()) {
         std::fflush(stdout);  // the report first, then the error, also when both go to one terminal or pipe
         std::fprintf(stderr, "kplay-cli: %s failed: %s\n", r.stage.c_str(), r.error.c_str());
         if (!r.fault.hint.empty()) std::fprintf(stderr, "  hint: %s\n", r.fault.hint.c_str());
@@ -139,15 +156,18 @@ std::function<int()> add_run_command(CLI::App& app) {
     command->add_option("--repeat", o->repeat, "Timed launches (median reported)")->check(CLI::Range(1, 100000));
     command->add_option("--seed", o->seed, "Seed of the random matmul inputs");
     command->add_option("--tol", o->tolerance, "Check tolerance (grayscale: levels, default 1; matmul: multiple of u*sqrt(K)*|A||B|, default 2)");
-    command->add_option("--device", o->device, "Device ordinal");
+    command->add_option("--device", o->device, "Device ordinal, or cpu for the emulated CPU device (the default without a GPU)");
+    command->add_option("--order", o->order, "Emulated device: order threads are resumed in (forward, reverse, random)")
+        ->check(CLI::IsMember({"forward", "reverse", "random"}));
+    command->add_option("--order-seed", o->order_seed, "Emulated device: seed of the random thread order");
     command->add_option("--arch", o->arch, "Compile for this target instead of the device's");
     command->add_flag("--no-l2-flush", o->no_flush, "Do not flush L2 between timed runs");
     command->add_option("--out", o->out, "Write the output: grayscale image, or the matmul |C-R| map, as PNG");
     command->add_flag("--json", o->json, "Print JSON (schema in docs/CLI.md)");
-    command->add_option("--timeout", o->timeout, "Stop the kernel after this many seconds (default 5)")->check(CLI::PositiveNumber);
+    command->add_option("--timeout", o->timeout, "Stop the kernel after this many seconds (default 5; emulated: 10)")->check(CLI::PositiveNumber);
     command->add_flag("--in-process", o->in_process,
                       "Run the engine in this process instead of kplay-worker (for compute-sanitizer and debuggers)");
-    return [o] {
+    return [o, command] {
         RunRequest request;
         request.kernel_path = o->file;
         request.inputs.image_path = o->image;
@@ -160,7 +180,11 @@ std::function<int()> add_run_command(CLI::App& app) {
         for (const auto& define : o->defines) request.defines.push_back(parse_assignment(define, "-D"));
         if (o->tolerance >= 0) request.tolerance = o->tolerance;
         request.arch = o->arch;
-        request.device = o->device;
+        if (o->device == "cpu") request.emulate = true;
+        else if (!o->device.empty()) request.device = static_cast<int>(parse_dims(o->device, "--device").at(0));
+        request.thread_order = o->order;
+        request.order_seed = o->order_seed;
+        if (command->count("--timeout")) request.emulation_timeout_s = o->timeout;
         request.warmup = o->warmup;
         request.repeat = o->repeat;
         request.flush_l2 = !o->no_flush;

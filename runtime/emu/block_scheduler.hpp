@@ -1,0 +1,67 @@
+// Running one CUDA block on one worker thread: every CUDA thread is a fiber (Boost.Context).
+//
+// A thread runs until it finishes or reaches a barrier or a warp collective, then hands control back.
+// A thread that finishes without waiting leaves its stack to the next one, so a block without
+// barriers costs one stack and a switch per thread, close to plain calls. Stacks are pooled per worker
+// and end in a guard page. A barrier releases when every live thread of the block waits; a warp
+// collective when every live lane of the warp waits. When nothing can move the block is deadlocked,
+// which is reported with the line, never waited on. The order in which threads are resumed is
+// selectable, so a missing __syncthreads shows up as a different result.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "emu/include/kplay_emu_abi.h"
+
+namespace kplay {
+
+enum class ThreadOrder { forward, reverse, random };
+
+const char* thread_order_name(ThreadOrder order);
+// "forward", "reverse", "random"; throws InputError otherwise.
+ThreadOrder parse_thread_order(const std::string& text);
+
+// What the running kernel's shared object provides.
+struct KernelEntry {
+    void (*entry)(void** args) = nullptr;
+    void (*set_thread)(const kplay_emu_thread*) = nullptr;
+};
+
+// Where a block's problems go: a failure ends the launch (the callee does not return); a warning does not.
+struct BlockEvents {
+    std::function<void(const std::string& kind, const std::string& message, const char* file, int line)> fail;
+    std::function<void(const std::string& message)> warn;
+    std::function<void(const std::string& line)> print;  // one printf line, already tagged
+};
+
+struct LaunchGeometry {
+    kplay_emu_dim grid{1, 1, 1}, block{1, 1, 1};
+};
+
+class BlockScheduler {
+public:
+    BlockScheduler(KernelEntry kernel, void** args, LaunchGeometry geometry, ThreadOrder order, uint64_t seed,
+                   unsigned char* dynamic_smem, size_t dynamic_smem_bytes, BlockEvents events);
+    ~BlockScheduler();
+    BlockScheduler(const BlockScheduler&) = delete;
+    BlockScheduler& operator=(const BlockScheduler&) = delete;
+
+    void run_block(kplay_emu_dim block_idx);
+
+    // The host table the shared object calls back into (same for every scheduler; each call finds its
+    // scheduler through a thread-local pointer).
+    static const kplay_emu_host* host_table();
+    // The CUDA thread running on this worker right now, for fault messages; null between threads.
+    static const kplay_emu_thread* current_thread();
+
+    struct Impl;
+
+private:
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace kplay

@@ -1,0 +1,106 @@
+// Rewriting a kernel file for the host compiler without moving any line.
+#include "emu/emu_source.hpp"
+
+#include <regex>
+
+#include "error.hpp"
+#include "source_scan.hpp"
+
+namespace kplay {
+
+namespace {
+
+int line_of(const std::string& text, size_t offset) {
+    int line = 1;
+    for (size_t i = 0; i < offset && i < text.size(); ++i)
+        if (text[i] == '\n') ++line;
+    return line;
+}
+
+// Whether `offset` lies at namespace scope: every brace open there was opened by `namespace ... {`.
+bool only_namespaces_open(const std::string& blank, size_t offset) {
+    std::vector<bool> is_namespace;
+    for (size_t i = 0; i < offset; ++i) {
+        if (blank[i] == '{') {
+            const size_t begin = blank.find_last_of(";{}", i == 0 ? 0 : i - 1);
+            const std::string head = blank.substr(begin == std::string::npos ? 0 : begin + 1, i - (begin == std::string::npos ? 0 : begin + 1));
+            is_namespace.push_back(std::regex_search(head, std::regex(R"(\bnamespace\b)")));
+        } else if (blank[i] == '}' && !is_namespace.empty()) {
+            is_namespace.pop_back();
+        }
+    }
+    for (bool ns : is_namespace)
+        if (!ns) return false;
+    return true;
+}
+
+}  // namespace
+
+std::string emulated_entry_symbol(size_t index) { return "kplay_emu_entry_" + std::to_string(index); }
+std::string emulated_params_symbol(size_t index) { return "kplay_emu_params_" + std::to_string(index); }
+
+EmulatedSource prepare_emulated_source(const std::string& source, const std::string& display_path,
+                                       const std::vector<std::string>& kernel_expressions) {
+    const std::string blank = blank_comments_and_strings(source);
+    auto refuse = [&](size_t offset, const std::string& what) {
+        throw InputError(display_path + ":" + std::to_string(line_of(source, offset)) + ": " + what +
+                         " is not supported on the emulated CPU device; run this kernel on a GPU.");
+    };
+    std::smatch match;
+    if (std::regex_search(blank, match, std::regex(R"(\b(asm|__asm__|__asm)\b\s*(volatile|__volatile__)?\s*\()")))
+        refuse(static_cast<size_t>(match.position(0)), "inline PTX (asm)");
+    if (std::regex_search(blank, match, std::regex(R"(<<<)")))
+        refuse(static_cast<size_t>(match.position(0)), "launching a kernel from a kernel (dynamic parallelism)");
+
+    // extern __shared__ T name[]; -> a pointer into this block's dynamic shared memory, same line.
+    std::string text = source;
+    const std::regex extern_shared(
+        R"(\bextern\s+__shared__\s+((?:__align__\s*\(\s*\d+\s*\)\s*|alignas\s*\(\s*\d+\s*\)\s*)*)([A-Za-z_][\w:<>,\s]*?)\s*([A-Za-z_]\w*)\s*\[\s*\]\s*;)");
+    std::vector<std::pair<size_t, std::pair<size_t, std::string>>> edits;  // offset, (length, replacement)
+    for (auto it = std::sregex_iterator(blank.begin(), blank.end(), extern_shared); it != std::sregex_iterator(); ++it) {
+        const auto& m = *it;
+        const size_t offset = static_cast<size_t>(m.position(0));
+        std::string type = m[2].str();
+        const std::string name = m[3].str();
+        while (!type.empty() && std::isspace(static_cast<unsigned char>(type.back()))) type.pop_back();
+        const std::string pointer = "(reinterpret_cast<" + type + "*>(::kplay_emu::dynamic_smem()))";
+        std::string replacement;
+        if (only_namespaces_open(blank, offset)) {
+            // Namespace scope: a macro, so every later use reads the current block's memory.
+            const size_t line_start = blank.rfind('\n', offset == 0 ? 0 : offset - 1);
+            const size_t line_end = blank.find('\n', offset);
+            const std::string before = blank.substr(line_start == std::string::npos ? 0 : line_start + 1,
+                                                    offset - (line_start == std::string::npos ? 0 : line_start + 1));
+            const std::string after = blank.substr(offset + m.length(0), (line_end == std::string::npos ? blank.size() : line_end) -
+                                                                             (offset + m.length(0)));
+            if (before.find_first_not_of(" \t") != std::string::npos || after.find_first_not_of(" \t\r") != std::string::npos)
+                throw InputError(display_path + ":" + std::to_string(line_of(source, offset)) +
+                                 ": for the emulated device, put `extern __shared__ ... " + name + "[];` on a line of its own.");
+            replacement = "#define " + name + " " + pointer;
+        } else {
+            replacement = type + "* const " + name + " = " + pointer + ";";
+        }
+        edits.push_back({offset, {m.length(0), replacement}});
+    }
+    for (auto edit = edits.rbegin(); edit != edits.rend(); ++edit) text.replace(edit->first, edit->second.first, edit->second.second);
+
+    EmulatedSource result;
+    std::string quoted;
+    for (char c : display_path) {
+        if (c == '"' || c == '\\') quoted += '\\';
+        quoted += c;
+    }
+    result.text = "#line 1 \"" + quoted + "\"\n" + text;
+    if (!result.text.empty() && result.text.back() != '\n') result.text += '\n';
+    for (size_t i = 0; i < kernel_expressions.size(); ++i) {
+        const std::string& kernel = kernel_expressions[i];
+        result.text += "extern \"C\" __attribute__((visibility(\"default\"))) void " + emulated_entry_symbol(i) +
+                       "(void** args) { ::kplay_emu::invoke(&" + kernel + ", args); }\n";
+        result.text += "extern \"C\" __attribute__((visibility(\"default\"))) int " + emulated_params_symbol(i) +
+                       "(unsigned long* sizes, int max) { return ::kplay_emu::param_sizes(&" + kernel + ", sizes, max); }\n";
+        result.kernels.push_back(kernel);
+    }
+    return result;
+}
+
+}  // namespace kplay

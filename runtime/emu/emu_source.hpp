@@ -1,0 +1,27 @@
+// The user's .cu text as the host compiler gets it for the emulated device.
+//
+// Line numbers stay the user's: a #line directive names the original file, `extern __shared__`
+// declarations are rewritten in place on their own line, and the launch entries are appended after the
+// last line. What the emulated device cannot run (inline PTX, kernel launches from a kernel) is refused
+// here with the line, before a compiler is started.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace kplay {
+
+struct EmulatedSource {
+    std::string text;
+    // One entry per kernel name expression, in order: kplay_emu_entry_<i>, kplay_emu_params_<i>.
+    std::vector<std::string> kernels;
+};
+
+// Throws InputError naming the file, line and feature when the source uses something not emulated.
+EmulatedSource prepare_emulated_source(const std::string& source, const std::string& display_path,
+                                       const std::vector<std::string>& kernel_expressions);
+
+std::string emulated_entry_symbol(size_t index);
+std::string emulated_params_symbol(size_t index);
+
+}  // namespace kplay

@@ -1,0 +1,332 @@
+// fork -> (child) load, threads, sandbox, run, report through shared memory -> (parent) wait, explain.
+#include "emu/emulated_launch.hpp"
+
+#include <dlfcn.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+#include "emu/sandbox.hpp"
+#include "emu/subprocess.hpp"
+
+namespace kplay {
+
+namespace {
+
+constexpr size_t kLogBytes = 1 << 20;
+constexpr uint32_t kLogLineLimit = 4096;
+constexpr int kWarningSlots = 8;
+
+// Written by the launch process, read by the caller after it ends. Only atomics and plain bytes:
+// the fault handler writes here too.
+struct SharedStatus {
+    std::atomic<int> claimed;  // the first failure wins; later ones (other workers) are dropped
+    std::atomic<int> finished;
+    char kind[32];
+    char message[2048];
+    char file[512];
+    int line;
+    // A hardware fault, filled by the signal handler.
+    int signal;
+    int syscall;
+    uintptr_t address, pc, so_base;
+    int is_write;  // -1 unknown
+    int has_thread;
+    kplay_emu_dim thread_idx, block_idx;
+    double kernel_ms;
+    int workers;
+    std::atomic<size_t> log_used;
+    std::atomic<uint32_t> log_lines, log_dropped;
+    std::atomic<int> warning_count;
+    char warnings[kWarningSlots][512];
+    char log[kLogBytes];
+};
+
+SharedStatus* g_status = nullptr;  // the launch process's view (set after fork)
+
+void copy_text(char* to, size_t capacity, const char* from) {
+    size_t i = 0;
+    for (; from && from[i] && i + 1 < capacity; ++i) to[i] = from[i];
+    to[i] = 0;
+}
+
+void fail_and_exit(const std::string& kind, const std::string& message, const char* file, int line) {
+    if (g_status->claimed.exchange(1) == 0) {
+        copy_text(g_status->kind, sizeof g_status->kind, kind.c_str());
+        copy_text(g_status->message, sizeof g_status->message, message.c_str());
+        copy_text(g_status->file, sizeof g_status->file, file);
+        g_status->line = line;
+    }
+    _exit(2);
+}
+
+void fault_handler(int signal, siginfo_t* info, void* context) {
+    if (g_status->claimed.exchange(1) == 0) {
+        copy_text(g_status->kind, sizeof g_status->kind, signal == SIGSYS ? "sandbox" : "fault");
+        g_status->signal = signal;
+        g_status->address = reinterpret_cast<uintptr_t>(info->si_addr);
+        g_status->is_write = -1;
+#if defined(__x86_64__)
+        const auto* uc = static_cast<const ucontext_t*>(context);
+        g_status->pc = static_cast<uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
+        if (signal == SIGSEGV) g_status->is_write = (uc->uc_mcontext.gregs[REG_ERR] & 2) ? 1 : 0;
+#else
+        (void)context;
+#endif
+        if (signal == SIGSYS) g_status->syscall = info->si_syscall;
+        if (const kplay_emu_thread* thread = BlockScheduler::current_thread()) {
+            g_status->has_thread = 1;
+            g_status->thread_idx = thread->thread_idx;
+            g_status->block_idx = thread->block->block_idx;
+        }
+    }
+    _exit(3);
+}
+
+void append_log(const std::string& line) {
+    if (g_status->log_lines.fetch_add(1) >= kLogLineLimit) {
+        g_status->log_dropped.fetch_add(1);
+        return;
+    }
+    const size_t need = line.size() + 1;
+    const size_t at = g_status->log_used.fetch_add(need);
+    if (at + need > kLogBytes) {
+        g_status->log_dropped.fetch_add(1);
+        return;
+    }
+    std::memcpy(g_status->log + at, line.data(), line.size());
+    g_status->log[at + line.size()] = '\n';
+}
+
+void add_warning(const std::string& text) {
+    const int slot = g_status->warning_count.fetch_add(1);
+    if (slot < kWarningSlots) copy_text(g_status->warnings[slot], sizeof g_status->warnings[slot], text.c_str());
+}
+
+// The launch process. Never returns.
+[[noreturn]] void launch_process(const EmulatedLaunchRequest& request, const std::vector<GuardedBuffer>& smem, int workers) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    void* handle = dlopen(request.shared_object.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) fail_and_exit("load", std::string("cannot load the emulated kernel: ") + dlerror(), "", 0);
+    auto bind = reinterpret_cast<int (*)(const kplay_emu_host*)>(dlsym(handle, "kplay_emu_bind"));
+    auto set_thread = reinterpret_cast<void (*)(const kplay_emu_thread*)>(dlsym(handle, "kplay_emu_set_thread"));
+    auto entry = reinterpret_cast<void (*)(void**)>(dlsym(handle, request.entry_symbol.c_str()));
+    if (!bind || !set_thread || !entry) fail_and_exit("load", "the emulated kernel lacks kplay's entry points (a stale build?)", "", 0);
+    if (bind(BlockScheduler::host_table()) != KPLAY_EMU_ABI_VERSION) fail_and_exit("load", "the emulated kernel was built for another prelude", "", 0);
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<void*>(entry), &info)) g_status->so_base = reinterpret_cast<uintptr_t>(info.dli_fbase);
+
+    struct sigaction action {};
+    action.sa_sigaction = fault_handler;
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&action.sa_mask);
+    for (int signal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGSYS}) sigaction(signal, &action, nullptr);
+
+    const LaunchGeometry geometry = request.geometry;
+    const uint64_t blocks = static_cast<uint64_t>(geometry.grid.x) * geometry.grid.y * geometry.grid.z;
+    std::atomic<uint64_t> next_block{0};
+    std::atomic<int> go{0};
+    BlockEvents events;
+    events.fail = [](const std::string& kind, const std::string& message, const char* file, int line) { fail_and_exit(kind, message, file, line); };
+    events.warn = add_warning;
+    events.print = append_log;
+    std::vector<std::thread> threads;
+    for (int w = 0; w < workers; ++w) {
+        threads.emplace_back([&, w] {
+            // Each worker's own signal stack: a fiber's stack overflow must still be reported.
+            static thread_local std::vector<char> alternate(64 * 1024);
+            stack_t stack{};
+            stack.ss_sp = alternate.data();
+            stack.ss_size = alternate.size();
+            sigaltstack(&stack, nullptr);
+            KernelEntry kernel{entry, set_thread};
+            void** args = const_cast<void**>(request.args.data());
+            unsigned char* dynamic = request.dynamic_smem ? smem[static_cast<size_t>(w)].data() : nullptr;
+            BlockScheduler scheduler(kernel, args, geometry, request.order, request.seed, dynamic, request.dynamic_smem, events);
+            go.wait(0);
+            for (;;) {
+                const uint64_t b = next_block.fetch_add(1);
+                if (b >= blocks) break;
+                const kplay_emu_dim index{static_cast<unsigned>(b % geometry.grid.x),
+                                          static_cast<unsigned>((b / geometry.grid.x) % geometry.grid.y),
+                                          static_cast<unsigned>(b / (static_cast<uint64_t>(geometry.grid.x) * geometry.grid.y))};
+                scheduler.run_block(index);
+            }
+        });
+    }
+    if (request.sandbox) {
+        const std::string problem = install_kernel_sandbox();
+        if (!problem.empty()) fail_and_exit("sandbox-setup", "cannot install the sandbox: " + problem, "", 0);
+    }
+    const auto start = std::chrono::steady_clock::now();
+    go.store(1);
+    go.notify_all();
+    for (auto& thread : threads) thread.join();
+    g_status->kernel_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    g_status->finished.store(1);
+    _exit(0);
+}
+
+std::string dim_text(const kplay_emu_dim& d) {
+    return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+}
+
+// "matmul/01_seed_naive.cu:9" for an address in the shared object, via addr2line (line tables: -g1).
+std::string source_line(const std::filesystem::path& shared_object, uintptr_t pc, uintptr_t base, std::string& file, int& line) {
+    if (pc < base || base == 0) return {};
+    char offset[32];
+    std::snprintf(offset, sizeof offset, "0x%zx", static_cast<size_t>(pc - base));
+    const ProcessResult result = run_process({"addr2line", "-e", shared_object.string(), offset});
+    std::string text = result.output.substr(0, result.output.find('\n'));
+    if (result.exit_code != 0 || text.empty() || text[0] == '?') return {};
+    if (const auto paren = text.find(" (discriminator"); paren != std::string::npos) text.resize(paren);
+    const auto colon = text.rfind(':');
+    if (colon == std::string::npos) return {};
+    file = text.substr(0, colon);
+    line = std::atoi(text.c_str() + colon + 1);
+    return text;
+}
+
+std::string explain_fault(const EmulatedLaunchRequest& request, const SharedStatus& status, EmulatedLaunchResult& result) {
+    std::string who = status.has_thread ? "thread " + dim_text(status.thread_idx) + " of block " + dim_text(status.block_idx) : "the kernel";
+    std::string at;
+    const std::string where = source_line(request.shared_object, status.pc, status.so_base, result.file, result.line);
+    if (!where.empty()) at = " at " + where;
+    if (status.signal == SIGSYS) {
+        result.error_code = "KPLAY_SANDBOX";
+        return who + " made a system call the emulated device forbids (" + syscall_name(status.syscall) + ")" + at +
+               "; the sandbox stopped it. An emulated kernel may only compute into its buffers.";
+    }
+    if (status.signal == SIGFPE) {
+        result.error_code = "CUDA_ERROR_LAUNCH_FAILED";
+        return who + " divided an integer by zero" + at + " (on a GPU the result is undefined; here it stops the kernel)";
+    }
+    if (status.signal == SIGILL) {
+        result.error_code = "CUDA_ERROR_ILLEGAL_INSTRUCTION";
+        return who + " reached an illegal instruction" + at;
+    }
+    result.error_code = "CUDA_ERROR_ILLEGAL_ADDRESS";
+    const std::string verb = status.is_write == 1 ? "wrote" : status.is_write == 0 ? "read" : "accessed";
+    for (const BufferLabel& buffer : request.buffers) {
+        const std::string hit = describe_guard_hit(buffer, status.address);
+        if (!hit.empty()) return who + " " + verb + " " + hit + at;
+    }
+    char address[32];
+    std::snprintf(address, sizeof address, "0x%zx", static_cast<size_t>(status.address));
+    if (status.address < 65536) return who + " " + verb + " through a null pointer (address " + address + ")" + at;
+    return who + " " + verb + " address " + address + ", which is in no buffer" + at +
+           " (a wild pointer, or a thread's local arrays overflowing its 256 KiB stack)";
+}
+
+}  // namespace
+
+int default_emulation_workers() {
+    const unsigned cores = std::thread::hardware_concurrency();
+    return cores == 0 ? 1 : static_cast<int>(cores);
+}
+
+EmulatedLaunchResult run_emulated_launch(const EmulatedLaunchRequest& request) {
+    EmulatedLaunchResult result;
+    const int workers = request.workers > 0 ? request.workers : default_emulation_workers();
+    result.workers = workers;
+    void* mapping = mmap(nullptr, sizeof(SharedStatus), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (mapping == MAP_FAILED) throw std::bad_alloc();
+    auto* status = new (mapping) SharedStatus();
+    struct Unmap {
+        void* p;
+        ~Unmap() { munmap(p, sizeof(SharedStatus)); }
+    } unmap{mapping};
+    // Each worker's dynamic shared memory, guarded at its end like the buffers; made here so that the
+    // addresses are known for fault messages.
+    std::vector<GuardedBuffer> smem;
+    std::vector<BufferLabel> labels = request.buffers;
+    if (request.dynamic_smem > 0)
+        for (int w = 0; w < workers; ++w) {
+            smem.emplace_back(request.dynamic_smem);
+            labels.push_back({"dynamic shared memory", "byte", 1, reinterpret_cast<uintptr_t>(smem.back().data()), request.dynamic_smem,
+                              smem.back().mapping_begin(), smem.back().mapping_end()});
+        }
+    EmulatedLaunchRequest labelled = request;
+    labelled.buffers = labels;
+
+    std::fflush(nullptr);
+    const pid_t pid = fork();
+    if (pid < 0) throw std::runtime_error("fork failed for the emulated launch");
+    if (pid == 0) {
+        g_status = status;
+        launch_process(request, smem, workers);
+    }
+    const auto start = std::chrono::steady_clock::now();
+    int wait_status = 0;
+    bool timed_out = false;
+    for (;;) {
+        const pid_t done = waitpid(pid, &wait_status, WNOHANG);
+        if (done == pid) break;
+        if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > request.timeout_s) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &wait_status, 0);
+            timed_out = true;
+            break;
+        }
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+
+    // printf output and warnings, whatever happened.
+    const size_t used = std::min(status->log_used.load(), kLogBytes);
+    std::string log(status->log, used);
+    size_t begin = 0;
+    while (begin < log.size()) {
+        const size_t end = log.find('\n', begin);
+        if (end == std::string::npos) break;
+        result.printf_lines.push_back(log.substr(begin, end - begin));
+        begin = end + 1;
+    }
+    result.printf_dropped = status->log_dropped.load();
+    for (int i = 0; i < std::min(status->warning_count.load(), kWarningSlots); ++i) result.warnings.emplace_back(status->warnings[i]);
+    if (status->warning_count.load() > kWarningSlots)
+        result.warnings.push_back("... and " + std::to_string(status->warning_count.load() - kWarningSlots) + " more warnings");
+
+    if (timed_out) {
+        result.error_code = "KPLAY_TIMEOUT";
+        char text[160];
+        std::snprintf(text, sizeof text, "Kernel did not finish within %.0f s on the emulated device and was stopped: an endless loop?",
+                      request.timeout_s);
+        result.error = text;
+        return result;
+    }
+    if (WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == 0 && status->finished.load()) {
+        result.ok = true;
+        result.kernel_ms = status->kernel_ms;
+        return result;
+    }
+    const std::string kind = status->kind;
+    if (kind == "fault" || kind == "sandbox") {
+        result.error = explain_fault(labelled, *status, result);
+    } else if (!kind.empty()) {
+        result.error = status->message;
+        result.file = status->file;
+        result.line = status->line;
+        result.error_code = kind == "deadlock" ? "KPLAY_DEADLOCK"
+                            : kind == "assert" ? "CUDA_ERROR_ASSERT"
+                            : kind == "trap"   ? "CUDA_ERROR_LAUNCH_FAILED"
+                                               : "KPLAY_EMULATION_FAILED";
+        if (kind == "deadlock") result.error = "Deadlock: " + result.error;
+    } else if (WIFSIGNALED(wait_status)) {
+        result.error_code = "KPLAY_EMULATION_FAILED";
+        result.error = std::string("The emulated launch process ended by signal ") + strsignal(WTERMSIG(wait_status)) + ".";
+    } else {
+        result.error_code = "KPLAY_EMULATION_FAILED";
+        result.error = "The emulated launch process ended without a result (exit " + std::to_string(WEXITSTATUS(wait_status)) + ").";
+    }
+    return result;
+}
+
+}  // namespace kplay

@@ -1,0 +1,53 @@
+// One launch of an emulated kernel, in a forked process of its own.
+//
+// The launch process loads the checked shared object, starts one worker per core, installs the
+// sandbox and runs the grid: workers take blocks from a shared counter, and a block runs to completion
+// on one worker (block_scheduler). Buffers live in shared guarded mappings made before the fork, so
+// results need no copying back, and a fault, a deadlock, a trap or an endless loop ends only that
+// process. The caller gets a message in CUDA's terms: which thread of which block touched which
+// buffer, and at which line.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "emu/block_scheduler.hpp"
+#include "emu/guarded_memory.hpp"
+
+namespace kplay {
+
+struct EmulatedLaunchRequest {
+    std::filesystem::path shared_object;
+    std::string entry_symbol;
+    LaunchGeometry geometry;
+    size_t dynamic_smem = 0;
+    std::vector<void*> args;           // cuLaunchKernel-style: each points at one argument's bytes
+    std::vector<BufferLabel> buffers;  // for fault messages
+    ThreadOrder order = ThreadOrder::forward;
+    uint64_t seed = 1;
+    int workers = 0;          // 0: one per core
+    double timeout_s = 10;    // then the launch is stopped and reported as a probable endless loop
+    bool sandbox = true;      // tests turn this off to prove the symbol check on its own
+};
+
+struct EmulatedLaunchResult {
+    bool ok = false;
+    std::string error;       // for the user
+    std::string error_code;  // CUDA's name where one fits (CUDA_ERROR_ILLEGAL_ADDRESS, ...), else KPLAY_...
+    std::string file;        // where it happened, when known
+    int line = 0;
+    double kernel_ms = 0;    // wall time of the grid in the launch process
+    int workers = 0;
+    std::vector<std::string> printf_lines;
+    size_t printf_dropped = 0;
+    std::vector<std::string> warnings;
+};
+
+EmulatedLaunchResult run_emulated_launch(const EmulatedLaunchRequest& request);
+
+// Worker threads used when the request says 0.
+int default_emulation_workers();
+
+}  // namespace kplay
