@@ -297,7 +297,9 @@ void Engine::run_stages(const RunRequest& request, RunReport& report) {
     const bool have_device = devices.problem().empty() && request.device < static_cast<int>(devices.devices.size());
     if (!baseline) {
         progress("compile");
-        const std::string arch = choose_arch(request.arch, false, request.device, devices);  // one device query per run
+        // The emulated device needs no CUBIN: NVRTC only judges the source there, so PTX will do.
+        const bool emulating = request.emulate || (!have_device && request.emulate_without_gpu);
+        const std::string arch = choose_arch(request.arch, emulating, request.device, devices);  // one device query per run
         report.compile = cache_.compile(make_compile_request(source, request.kernel_path, {spec.kernel}, arch, spec.defines));
         if (!report.compile.ok) {
             const int errors = report.compile.count(Severity::error);

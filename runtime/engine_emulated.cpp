@@ -64,7 +64,10 @@ void Engine::run_emulated_stages(const RunRequest& request, RunReport& report, c
     report.stage = "compile";
     progress("compile");
     HostBuildRequest build;
-    build.source = prepare_emulated_source(source, request.kernel_path.string(), {spec.kernel});
+    // Messages name the file as folder/name ("matmul/01_seed_naive.cu"), the way the ladders are known.
+    const std::filesystem::path folder = request.kernel_path.parent_path().filename();
+    const std::string shown = (folder.empty() ? request.kernel_path.filename() : folder / request.kernel_path.filename()).string();
+    build.source = prepare_emulated_source(source, shown, {spec.kernel});
     build.source_path = request.kernel_path.string();
     build.defines = spec.defines;
     if (!config_.kernels_include_dir.empty()) build.include_dirs.push_back(config_.kernels_include_dir.string());
@@ -106,21 +109,28 @@ void Engine::run_emulated_stages(const RunRequest& request, RunReport& report, c
                          " bytes; the emulated device allows at most " + std::to_string(device.limits.max_smem_per_block_optin) +
                          " (as the GPUs it mirrors)");
 
-    // Buffers, each between guard pages.
+    // Buffers between guard pages, in two sets: the first launch has every buffer's end against its
+    // guard (overruns are exact), the second its start (underruns are exact).
     report.stage = "run";
-    std::vector<GuardedBuffer> buffers;
-    std::map<std::string, uint64_t> pointers;
-    EmulatedLaunchRequest launch_request;
-    for (const HostBuffer& host : data.buffers) {
-        buffers.emplace_back(host.bytes());
-        if (!host.is_output) std::memcpy(buffers.back().data(), host.data.data(), host.bytes());
-        pointers[host.name] = reinterpret_cast<uint64_t>(buffers.back().data());
-        launch_request.buffers.push_back({host.name, host.type == ElementType::u8 ? "byte" : "float", element_size(host.type),
-                                          reinterpret_cast<uintptr_t>(buffers.back().data()), host.bytes(),
-                                          buffers.back().mapping_begin(), buffers.back().mapping_end()});
+    std::vector<GuardedBuffer> buffers[2];
+    std::vector<BufferLabel> labels[2];
+    std::vector<BoundArgument> bound[2];  // the argument bytes the launches point at
+    std::vector<void*> arg_pointers[2];
+    for (int set = 0; set < 2; ++set) {
+        std::map<std::string, uint64_t> pointers;
+        for (const HostBuffer& host : data.buffers) {
+            buffers[set].emplace_back(host.bytes(), set == 0 ? GuardedBuffer::Edge::end : GuardedBuffer::Edge::start);
+            GuardedBuffer& buffer = buffers[set].back();
+            if (!host.is_output) std::memcpy(buffer.data(), host.data.data(), host.bytes());
+            pointers[host.name] = reinterpret_cast<uint64_t>(buffer.data());
+            labels[set].push_back({host.name, host.type == ElementType::u8 ? "byte" : "float", element_size(host.type),
+                                   reinterpret_cast<uintptr_t>(buffer.data()), host.bytes(), buffer.mapping_begin(), buffer.mapping_end()});
+        }
+        bound[set] = bind_arguments(spec.kernel, spec.args, names, pointers, report.function.params, spec.declaration());
+        for (auto& argument : bound[set]) arg_pointers[set].push_back(argument.storage);
     }
-    report.arguments = bind_arguments(spec.kernel, spec.args, names, pointers, report.function.params, spec.declaration());
-    for (auto& argument : report.arguments) launch_request.args.push_back(argument.storage);
+    report.arguments = bound[0];
+    EmulatedLaunchRequest launch_request;
     launch_request.shared_object = built.shared_object;
     launch_request.entry_symbol = emulated_entry_symbol(0);
     launch_request.geometry.grid = {static_cast<unsigned>(launch.grid.x), static_cast<unsigned>(launch.grid.y),
@@ -139,7 +149,9 @@ void Engine::run_emulated_stages(const RunRequest& request, RunReport& report, c
     std::vector<double> samples;
     for (int launch_index = 0; launch_index < 2; ++launch_index) {
         for (size_t i = 0; i < data.buffers.size(); ++i)
-            if (data.buffers[i].is_output) fill_poison(data.buffers[i], buffers[i], launch_index);
+            if (data.buffers[i].is_output) fill_poison(data.buffers[i], buffers[launch_index][i], launch_index);
+        launch_request.args = arg_pointers[launch_index];
+        launch_request.buffers = labels[launch_index];
         const EmulatedLaunchResult result = run_emulated_launch(launch_request);
         report.printf_lines = result.printf_lines;
         report.printf_dropped = result.printf_dropped;
@@ -153,7 +165,7 @@ void Engine::run_emulated_stages(const RunRequest& request, RunReport& report, c
         for (size_t i = 0; i < data.buffers.size(); ++i) {
             HostBuffer& host = data.buffers[i];
             if (!host.is_output) continue;
-            host.data.assign(buffers[i].data(), buffers[i].data() + host.bytes());
+            host.data.assign(buffers[launch_index][i].data(), buffers[launch_index][i].data() + host.bytes());
             if (launch_index == 0) first_outputs.push_back(host);
         }
     }

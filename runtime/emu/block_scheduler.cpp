@@ -174,8 +174,9 @@ struct BlockScheduler::Impl {
                 case KPLAY_WARP_SYNC: s.result = 0; break;
                 default: s.result = slots[first + source].value; break;
             }
-            s.wait = Wait::none;
         }
+        for (size_t lane = 0; lane < count; ++lane)  // only now: the results above read every lane's state
+            if (slots[first + lane].wait == Wait::warp) slots[first + lane].wait = Wait::none;
     }
 
     void run(kplay_emu_dim block_idx) {

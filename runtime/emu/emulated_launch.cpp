@@ -36,6 +36,7 @@ struct SharedStatus {
     int line;
     // A hardware fault, filled by the signal handler.
     int signal;
+    int code;  // si_code: SI_KERNEL for a general protection fault (a non-canonical address)
     int syscall;
     uintptr_t address, pc, so_base;
     int is_write;  // -1 unknown
@@ -72,6 +73,7 @@ void fault_handler(int signal, siginfo_t* info, void* context) {
     if (g_status->claimed.exchange(1) == 0) {
         copy_text(g_status->kind, sizeof g_status->kind, signal == SIGSYS ? "sandbox" : "fault");
         g_status->signal = signal;
+        g_status->code = info->si_code;
         g_status->address = reinterpret_cast<uintptr_t>(info->si_addr);
         g_status->is_write = -1;
 #if defined(__x86_64__)
@@ -190,9 +192,12 @@ std::string source_line(const std::filesystem::path& shared_object, uintptr_t pc
     if (const auto paren = text.find(" (discriminator"); paren != std::string::npos) text.resize(paren);
     const auto colon = text.rfind(':');
     if (colon == std::string::npos) return {};
+    // addr2line joins the build folder to the #line name; keep folder/name, as the rest of kplay shows it.
     file = text.substr(0, colon);
+    if (const auto last = file.rfind('/'); last != std::string::npos && last > 0)
+        if (const auto before = file.rfind('/', last - 1); before != std::string::npos) file = file.substr(before + 1);
     line = std::atoi(text.c_str() + colon + 1);
-    return text;
+    return file + ":" + std::to_string(line);
 }
 
 std::string explain_fault(const EmulatedLaunchRequest& request, const SharedStatus& status, EmulatedLaunchResult& result) {
@@ -221,6 +226,8 @@ std::string explain_fault(const EmulatedLaunchRequest& request, const SharedStat
     }
     char address[32];
     std::snprintf(address, sizeof address, "0x%zx", static_cast<size_t>(status.address));
+    if (status.signal == SIGSEGV && status.code == SI_KERNEL)
+        return who + " " + verb + " an address no pointer can hold (beyond the 47-bit address space: an index far out of range)" + at;
     if (status.address < 65536) return who + " " + verb + " through a null pointer (address " + address + ")" + at;
     return who + " " + verb + " address " + address + ", which is in no buffer" + at +
            " (a wild pointer, or a thread's local arrays overflowing its 256 KiB stack)";

@@ -1,4 +1,4 @@
-// mmap layout: [guard page][slack | data][guard page], data ending at (or just before) the upper guard.
+// mmap layout: [guard page][slack | data][guard page] (Edge::end) or [guard page][data | slack][guard page].
 #include "emu/guarded_memory.hpp"
 
 #include <sys/mman.h>
@@ -17,7 +17,7 @@ size_t page_size() {
 size_t round_up(size_t value, size_t to) { return (value + to - 1) / to * to; }
 }  // namespace
 
-GuardedBuffer::GuardedBuffer(size_t bytes) : bytes_(bytes) {
+GuardedBuffer::GuardedBuffer(size_t bytes, Edge exact) : bytes_(bytes) {
     const size_t page = page_size();
     const size_t aligned = round_up(bytes == 0 ? 1 : bytes, 16);
     const size_t body = round_up(aligned, page);
@@ -32,7 +32,7 @@ GuardedBuffer::GuardedBuffer(size_t bytes) : bytes_(bytes) {
         release();
         throw std::bad_alloc();
     }
-    data_ = body_start + body - aligned;
+    data_ = exact == Edge::start ? body_start : body_start + body - aligned;
 }
 
 GuardedBuffer::~GuardedBuffer() { release(); }

@@ -1,6 +1,8 @@
-// Buffers for emulated kernels that fault at their edges: each ends against a PROT_NONE page and
-// starts after one, so one element past the end (or before the start) is a fault with an exact address,
-// not silent corruption. The mapping is shared, so a forked launch process writes into the same pages.
+// Buffers for emulated kernels that fault at their edges: PROT_NONE pages lie on both sides, so an
+// access past the end or before the start is a fault with an exact address, not silent corruption.
+// A buffer sits against one guard exactly (the end, or the start) and within a page of the other; the
+// engine runs its two checked launches once each way, so both edges are exact. The mapping is shared, so
+// a forked launch process writes into the same pages.
 #pragma once
 
 #include <cstddef>
@@ -12,9 +14,10 @@ namespace kplay {
 class GuardedBuffer {
 public:
     GuardedBuffer() = default;
-    // bytes > 0. The data start is 16-byte aligned (vector loads rely on it), so when `bytes` is not a
-    // multiple of 16 up to 15 bytes of slack lie before the upper guard.
-    explicit GuardedBuffer(size_t bytes);
+    enum class Edge { end, start };
+    // The data start is 16-byte aligned (vector loads rely on it), so with Edge::end and `bytes` not a
+    // multiple of 16, up to 15 bytes of slack lie before the upper guard.
+    explicit GuardedBuffer(size_t bytes, Edge exact = Edge::end);
     ~GuardedBuffer();
     GuardedBuffer(GuardedBuffer&& other) noexcept;
     GuardedBuffer& operator=(GuardedBuffer&& other) noexcept;

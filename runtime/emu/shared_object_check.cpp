@@ -3,6 +3,7 @@
 
 #include <elf.h>
 
+#include <algorithm>
 #include <cstring>
 #include <set>
 
@@ -67,11 +68,17 @@ bool symbol_allowed_for_kernels(const std::string& name) {
 
 void check_shared_object_is_confined(const std::filesystem::path& path, const std::string& source_name) {
     const SharedObjectSymbols symbols = read_shared_object_symbols(path);
+    std::vector<std::string> refused;
     for (const std::string& name : symbols.undefined)
-        if (!symbol_allowed_for_kernels(name))
-            throw InputError(source_name + ": refused to load the emulated kernel: it calls '" + name +
-                             "', which is outside what an emulated kernel may use (memory, math and kplay's own prelude). "
-                             "A kernel computes into its buffers; it cannot reach the C library or the system.");
+        if (!symbol_allowed_for_kernels(name)) refused.push_back("'" + name + "'");
+    std::sort(refused.begin(), refused.end());
+    if (!refused.empty()) {
+        std::string names;
+        for (const auto& name : refused) names += (names.empty() ? "" : ", ") + name;
+        throw InputError(source_name + ": refused to load the emulated kernel: it calls " + names +
+                         ", outside what an emulated kernel may use (memory, math and kplay's own prelude). "
+                         "A kernel computes into its buffers; it cannot reach the C library or the system.");
+    }
     if (symbols.has_constructors)
         throw InputError(source_name + ": refused to load the emulated kernel: it has global objects with constructors, which would "
                                        "run before the sandbox; initialise them with constants instead.");

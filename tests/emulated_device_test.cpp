@@ -1,0 +1,463 @@
+// The emulated CPU device: shipped kernels, warp collectives, atomics, barriers, thread orders, bounds
+// checks, deadlocks, timeouts, printf and hostile kernels. Runs everywhere (no GPU needed).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "emu/emu_source.hpp"
+#include "emu/emulated_device.hpp"
+#include "emu/emulated_launch.hpp"
+#include "emu/host_compiler.hpp"
+#include "emu/shared_object_check.hpp"
+#include "engine.hpp"
+#include "error.hpp"
+#include "test_support.hpp"
+
+namespace kplay {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Builds a kernel from source and launches it on guarded buffers, below the engine: for kernels whose
+// results are not a task's (shuffles, atomics), read straight from the buffers.
+class EmuHarness {
+public:
+    explicit EmuHarness(const std::string& source, const std::string& kernel = "k") {
+        HostBuildRequest build;
+        build.source = prepare_emulated_source(source, "emu/test.cu", {kernel});
+        build.source_path = (dir_.path() / "test.cu").string();
+        build.emu_include_dir = emulated_include_dir();
+        build.cache_dir = dir_.path();
+        const HostBuildResult built = build_with_host_compiler(build);
+        EXPECT_TRUE(built.ok) << built.diagnostics;
+        shared_object_ = built.shared_object;
+        check_shared_object_is_confined(shared_object_, "test.cu");
+    }
+    // A float or int buffer of `count` elements, filled with `fill`.
+    template <class T>
+    T* buffer(const std::string& name, size_t count, T fill = T()) {
+        buffers_.emplace_back(count * sizeof(T));
+        T* data = reinterpret_cast<T*>(buffers_.back().data());
+        for (size_t i = 0; i < count; ++i) data[i] = fill;
+        labels_.push_back({name, sizeof(T) == 4 ? "float" : "element", sizeof(T), reinterpret_cast<uintptr_t>(data), count * sizeof(T),
+                           buffers_.back().mapping_begin(), buffers_.back().mapping_end()});
+        return data;
+    }
+    EmulatedLaunchResult launch(std::vector<void*> args, kplay_emu_dim grid, kplay_emu_dim block, size_t smem = 0,
+                                ThreadOrder order = ThreadOrder::forward, uint64_t seed = 1) {
+        EmulatedLaunchRequest request;
+        request.shared_object = shared_object_;
+        request.entry_symbol = emulated_entry_symbol(0);
+        request.geometry = {grid, block};
+        request.dynamic_smem = smem;
+        request.args = std::move(args);
+        request.buffers = labels_;
+        request.order = order;
+        request.seed = seed;
+        request.timeout_s = 20;
+        return run_emulated_launch(request);
+    }
+
+private:
+    test::TempDir dir_;
+    fs::path shared_object_;
+    std::vector<GuardedBuffer> buffers_;
+    std::vector<BufferLabel> labels_;
+};
+
+EngineConfig engine_config(const fs::path& cache) {
+    EngineConfig config = default_engine_config();
+    config.cache_dir = cache;
+    return config;
+}
+
+RunRequest emulated_request(const fs::path& file, const std::string& size) {
+    RunRequest request;
+    request.kernel_path = file;
+    request.inputs.size = size;
+    request.emulate = true;
+    request.emulation_timeout_s = 60;
+    return request;
+}
+
+TEST(EmulatedDevice, EveryShippedKernelIsCorrectAtRegularAndIrregularSizes) {
+    test::TempDir cache;
+    Engine engine(engine_config(cache.path()));
+    for (const std::string task : {"grayscale", "matmul"}) {
+        for (const fs::path& file : test::kernel_files(task)) {
+            const std::string text = test::read_file(file);
+            const bool inline_ptx = text.find("asm volatile") != std::string::npos;
+            const std::vector<std::string> sizes =
+                task == "grayscale" ? std::vector<std::string>{"320x200", "331x197"} : std::vector<std::string>{"128", "127x65x33"};
+            for (const std::string& size : sizes) {
+                SCOPED_TRACE(file.string() + " at " + size);
+                const RunReport report = engine.run(emulated_request(file, size));
+                if (inline_ptx) {  // cp.async and tensor-core steps: refused with the reason
+                    EXPECT_FALSE(report.ok());
+                    EXPECT_NE(report.error.find("inline PTX (asm) is not supported on the emulated CPU device"), std::string::npos)
+                        << report.error;
+                    continue;
+                }
+                ASSERT_TRUE(report.ok()) << report.error;
+                EXPECT_TRUE(report.emulated);
+                EXPECT_TRUE(report.check.passed) << report.check.summary;
+                EXPECT_EQ(report.device->ordinal, -1);
+            }
+        }
+    }
+}
+
+TEST(EmulatedDevice, TileWidthOverrideAndTemplatesWork) {
+    test::TempDir cache;
+    Engine engine(engine_config(cache.path()));
+    RunRequest request = emulated_request(test::kernels_dir() / "matmul/02_tiled_dynamic_smem.cu", "100x99x101");
+    request.arg_overrides["tw"] = "32";
+    const RunReport report = engine.run(request);
+    ASSERT_TRUE(report.ok()) << report.error;
+    EXPECT_TRUE(report.check.passed) << report.check.summary;
+    EXPECT_EQ(report.launch.block.x, 32);
+    EXPECT_EQ(report.launch.dynamic_smem, 2 * 32 * 32 * 4);
+}
+
+TEST(EmulatedDevice, WarpShufflesAtEveryWidthIncludingAPartialWarp) {
+    // blockDim 48: warp 1 has only 16 live lanes. Each thread records, per width, what four shuffles return.
+    EmuHarness harness(R"(
+__global__ void k(int* out, int n) {
+    const int t = threadIdx.x, lane = t % 32;
+    int slot = 0;
+    for (int width = 1; width <= 32; width *= 2) {
+        out[(slot++ * n) + t] = __shfl_sync(0xffffffff, t * 10, 1, width);
+        out[(slot++ * n) + t] = __shfl_up_sync(0xffffffff, t * 10, 1, width);
+        out[(slot++ * n) + t] = __shfl_down_sync(0xffffffff, t * 10, 1, width);
+        out[(slot++ * n) + t] = __shfl_xor_sync(0xffffffff, t * 10, 1, width);
+    }
+    out[(slot++ * n) + t] = (int)__ballot_sync(0xffffffff, lane % 2 == 0);
+    (void)lane;
+}
+)");
+    const int n = 48;
+    int* out = harness.buffer<int>("out", 26 * n, -1);
+    int count = n;
+    int* out_arg = out;
+    const auto result = harness.launch({&out_arg, &count}, {1, 1, 1}, {48, 1, 1});
+    ASSERT_TRUE(result.ok) << result.error;
+    int slot = 0;
+    for (int width = 1; width <= 32; width *= 2) {
+        for (int t = 0; t < n; ++t) {
+            const int lane = t % 32, warp_base = t - lane, live = t < 32 ? 32 : 16;
+            const int group = lane / width * width;
+            auto value_of = [&](int src_lane) { return src_lane < live ? (warp_base + src_lane) * 10 : t * 10; };
+            SCOPED_TRACE("width " + std::to_string(width) + " thread " + std::to_string(t));
+            EXPECT_EQ(out[slot * n + t], value_of(group + 1 % width));
+            EXPECT_EQ(out[(slot + 1) * n + t], lane - group >= 1 ? value_of(lane - 1) : t * 10);
+            EXPECT_EQ(out[(slot + 2) * n + t], lane - group + 1 < width ? value_of(lane + 1) : t * 10);
+            const int other = lane ^ 1;
+            EXPECT_EQ(out[(slot + 3) * n + t], other / width * width == group ? value_of(other) : t * 10);
+        }
+        slot += 4;
+    }
+    for (int t = 0; t < n; ++t) EXPECT_EQ(static_cast<unsigned>(out[slot * n + t]), t < 32 ? 0x55555555u : 0x5555u) << t;
+}
+
+TEST(EmulatedDevice, AtomicsAreAtomicAcrossBlocksOnParallelWorkers) {
+    EmuHarness harness(R"(
+__global__ void k(int* counter, float* sum, unsigned* maximum) {
+    atomicAdd(counter, 1);
+    atomicAdd(sum, 0.5f);
+    atomicMax(maximum, blockIdx.x * blockDim.x + threadIdx.x);
+}
+)");
+    int* counter = harness.buffer<int>("counter", 1, 0);
+    float* sum = harness.buffer<float>("sum", 1, 0.0f);
+    unsigned* maximum = harness.buffer<unsigned>("maximum", 1, 0u);
+    const auto result = harness.launch({&counter, &sum, &maximum}, {64, 1, 1}, {256, 1, 1});
+    ASSERT_TRUE(result.ok) << result.error;
+    EXPECT_EQ(*counter, 64 * 256);
+    EXPECT_EQ(*sum, 64 * 256 * 0.5f);  // exact: every partial sum is a multiple of 0.5 below 2^24
+    EXPECT_EQ(*maximum, 64u * 256 - 1);
+}
+
+const char* kReduction = R"(
+__global__ void k(const float* in, float* out, int n) {
+    extern __shared__ float partial[];
+    const int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+    partial[t] = i < n ? in[i] : 0.0f;
+    __syncthreads();
+    for (int stride = blockDim.x / 2; stride > 0; stride /= 2) {
+        if (t < stride) partial[t] += partial[t + stride];
+        __syncthreads();
+    }
+    if (t == 0) out[blockIdx.x] = partial[0];
+}
+)";
+
+TEST(EmulatedDevice, ReductionWithExternSharedGivesTheSameResultInEveryThreadOrder) {
+    EmuHarness harness(kReduction);
+    const int n = 1000, blocks = 8;
+    float* in = harness.buffer<float>("in", n, 0.0f);
+    for (int i = 0; i < n; ++i) in[i] = static_cast<float>(i % 7);
+    float* out = harness.buffer<float>("out", blocks, -1.0f);
+    int count = n;
+    std::vector<float> first;
+    for (ThreadOrder order : {ThreadOrder::forward, ThreadOrder::reverse, ThreadOrder::random}) {
+        SCOPED_TRACE(thread_order_name(order));
+        const auto result = harness.launch({&in, &out, &count}, {blocks, 1, 1}, {128, 1, 1}, 128 * sizeof(float), order, 7);
+        ASSERT_TRUE(result.ok) << result.error;
+        double total = 0;
+        for (int b = 0; b < blocks; ++b) total += out[b];
+        double expected = 0;
+        for (int i = 0; i < n; ++i) expected += i % 7;
+        EXPECT_EQ(total, expected);
+        if (first.empty()) first.assign(out, out + blocks);
+        else EXPECT_EQ(std::vector<float>(out, out + blocks), first);
+    }
+}
+
+TEST(EmulatedDevice, AMissingBarrierShowsUpAsDifferentResultsInDifferentOrders) {
+    // Each thread writes its slot, then reads its neighbour's without __syncthreads in between.
+    EmuHarness harness(R"(
+__global__ void k(int* out) {
+    __shared__ int slots[64];
+    const int t = threadIdx.x;
+    slots[t] = t + 1000 * (blockIdx.x + 1);
+    out[blockIdx.x * 64 + t] = slots[(t + 1) % 64];
+}
+)");
+    int* out = harness.buffer<int>("out", 64, 0);
+    std::vector<std::vector<int>> results;
+    for (ThreadOrder order : {ThreadOrder::forward, ThreadOrder::reverse}) {
+        const auto result = harness.launch({&out}, {1, 1, 1}, {64, 1, 1}, 0, order);
+        ASSERT_TRUE(result.ok) << result.error;
+        results.emplace_back(out, out + 64);
+    }
+    EXPECT_NE(results[0], results[1]) << "the race did not show: forward and reverse orders gave the same output";
+}
+
+TEST(EmulatedDevice, BarrierInsideABranchIsReportedAsADeadlockWithItsLine) {
+    EmuHarness harness(R"(
+__global__ void k(int* out) {
+    if (threadIdx.x < 16) __syncthreads();
+    out[threadIdx.x] = 1;
+}
+)");
+    int* out = harness.buffer<int>("out", 32, 0);
+    const auto result = harness.launch({&out}, {1, 1, 1}, {32, 1, 1});
+    ASSERT_FALSE(result.ok);
+    EXPECT_EQ(result.error_code, "KPLAY_DEADLOCK");
+    EXPECT_EQ(result.error,
+              "Deadlock: __syncthreads() at emu/test.cu:3 can never release in block (0,0,0): 16 of 32 threads wait there and the "
+              "other 16 have already returned (a barrier inside a branch not every thread takes)");
+}
+
+TEST(EmulatedDevice, DifferentBarriersReleaseWithAWarning) {
+    EmuHarness harness(R"(
+__global__ void k(int* out) {
+    if (threadIdx.x < 16) __syncthreads();
+    else __syncthreads();
+    out[threadIdx.x] = 1;
+}
+)");
+    int* out = harness.buffer<int>("out", 32, 0);
+    const auto result = harness.launch({&out}, {1, 1, 1}, {32, 1, 1});
+    ASSERT_TRUE(result.ok) << result.error;
+    ASSERT_EQ(result.warnings.size(), 1u);
+    EXPECT_NE(result.warnings[0].find("16 at emu/test.cu:3, 16 at emu/test.cu:4"), std::string::npos) << result.warnings[0];
+}
+
+TEST(EmulatedDevice, DynamicSharedMemoryOverflowIsCaught) {
+    EmuHarness harness(R"(
+__global__ void k(float* out) {
+    extern __shared__ float scratch[];
+    scratch[threadIdx.x] = 1.0f;
+    out[threadIdx.x] = scratch[threadIdx.x];
+}
+)");
+    float* out = harness.buffer<float>("out", 300, 0.0f);
+    const auto result = harness.launch({&out}, {1, 1, 1}, {257, 1, 1}, 256 * sizeof(float));
+    ASSERT_FALSE(result.ok);
+    EXPECT_EQ(result.error_code, "CUDA_ERROR_ILLEGAL_ADDRESS");
+    EXPECT_EQ(result.error, "thread (256,0,0) of block (0,0,0) wrote 1 element past the end of 'dynamic shared memory' (1024 bytes) at emu/test.cu:4");
+}
+
+TEST(EmulatedDevice, PrintfLinesAreTaggedWithBlockAndThread) {
+    EmuHarness harness(R"(
+__global__ void k(int* out) {
+    if (threadIdx.x == 1) printf("value %d\n", blockIdx.x * 10);
+    out[blockIdx.x] = 0;
+}
+)");
+    int* out = harness.buffer<int>("out", 2, 0);
+    const auto result = harness.launch({&out}, {2, 1, 1}, {4, 1, 1});
+    ASSERT_TRUE(result.ok) << result.error;
+    std::vector<std::string> lines = result.printf_lines;
+    std::sort(lines.begin(), lines.end());
+    EXPECT_EQ(lines, (std::vector<std::string>{"[block (0,0,0) thread (1,0,0)] value 0", "[block (1,0,0) thread (1,0,0)] value 10"}));
+}
+
+// ---- bounds checks through the engine: the messages a user reads ----------------------------------
+
+RunReport run_grayscale_kernel(const std::string& body, const std::string& name, double timeout_s = 60, bool symbols = true,
+                               bool sandbox = true) {
+    test::TempDir dir;
+    const fs::path folder = dir.path() / "emu";
+    fs::create_directories(folder);
+    const fs::path file = folder / (name + ".cu");
+    {
+        std::ofstream out(file);
+        out << "// kplay: task=grayscale kernel=k args=in,out,n launch=1d block=128\n" << body;
+    }
+    Engine engine(engine_config(dir.path() / "cache"));
+    RunRequest request = emulated_request(file, "128x8");  // 1024 pixels: sizes that are multiples of 16
+    request.emulation_timeout_s = timeout_s;
+    request.emulation_symbol_check = symbols;
+    request.emulation_sandbox = sandbox;
+    return engine.run(request);
+}
+
+TEST(EmulatedDevice, OutOfBoundsWriteReadAndUnderflowNameThreadBufferAndLine) {
+    RunReport write = run_grayscale_kernel(
+        "__global__ void k(const unsigned char* in, unsigned char* out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i < n) out[i + 1] = in[3 * i];\n"
+        "}\n",
+        "oob_write");
+    EXPECT_EQ(write.error_code, "CUDA_ERROR_ILLEGAL_ADDRESS");
+    EXPECT_EQ(write.error, "thread (127,0,0) of block (7,0,0) wrote 1 element past the end of 'out' (1024 bytes) at emu/oob_write.cu:4");
+
+    RunReport read = run_grayscale_kernel(
+        "__global__ void k(const unsigned char* in, unsigned char* out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i < n) out[i] = in[3 * i + 3];\n"
+        "}\n",
+        "oob_read");
+    EXPECT_EQ(read.error, "thread (127,0,0) of block (7,0,0) read 1 element past the end of 'in' (3072 bytes) at emu/oob_read.cu:4");
+
+    RunReport under = run_grayscale_kernel(
+        "__global__ void k(const unsigned char* in, unsigned char* out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i < n) out[i - 2] = in[3 * i];\n"
+        "}\n",
+        "underflow");
+    EXPECT_EQ(under.error, "thread (0,0,0) of block (0,0,0) wrote 2 elements before the start of 'out' (1024 bytes) at emu/underflow.cu:4");
+}
+
+TEST(EmulatedDevice, EndlessLoopIsStoppedByTheTimeout) {
+    RunReport report = run_grayscale_kernel(
+        "__global__ void k(const unsigned char* in, unsigned char* out, int n) {\n"
+        "    volatile int spin = 1;\n"
+        "    while (spin) {}\n"
+        "    out[0] = in[0] + n;\n"
+        "}\n",
+        "endless", 1.0);
+    EXPECT_EQ(report.error_code, "KPLAY_TIMEOUT");
+    EXPECT_NE(report.error.find("did not finish within 1 s on the emulated device"), std::string::npos) << report.error;
+}
+
+TEST(EmulatedDevice, TrapAndAssertAreReportedWithTheirLine) {
+    RunReport report = run_grayscale_kernel(
+        "__global__ void k(const unsigned char* in, unsigned char* out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    assert(i != 250);\n"
+        "    if (i < n) out[i] = in[3 * i];\n"
+        "}\n",
+        "assert");
+    EXPECT_EQ(report.error_code, "CUDA_ERROR_ASSERT");
+    EXPECT_EQ(report.error, "thread (122,0,0) of block (1,0,0): assertion `i != 250` failed at emu/assert.cu:4");
+}
+
+// ---- hostile kernels: each defence on its own ---------------------------------------------------
+
+struct Hostile {
+    const char* name;
+    const char* declaration;
+    const char* call;
+    const char* symbol;
+    const char* syscall;  // what the sandbox names when the symbol check is off
+};
+
+const Hostile kHostile[] = {
+    {"system", "extern \"C\" __device__ int system(const char*);", "system(\"touch /tmp/kplay-hostile-system\")", "system", ""},
+    {"file", "extern \"C\" __device__ int open(const char*, int, int); extern \"C\" __device__ long write(int, const void*, unsigned long);",
+     "write(open(\"/tmp/kplay-hostile-file\", 0101, 0644), \"x\", 1)", "open", "open"},
+    {"socket", "extern \"C\" __device__ int socket(int, int, int);", "socket(2, 1, 0)", "socket", "socket"},
+    {"fork", "extern \"C\" __device__ int fork();", "fork()", "fork", "clone"},
+};
+
+TEST(EmulatedDevice, HostileKernelsAreRefusedBeforeLoading) {
+    for (const Hostile& h : kHostile) {
+        SCOPED_TRACE(h.name);
+        const RunReport report = run_grayscale_kernel(std::string(h.declaration) +
+                                                          "\n__global__ void k(const unsigned char* in, unsigned char* out, int n) {\n"
+                                                          "    if (threadIdx.x == 0 && blockIdx.x == 0) out[0] = (unsigned char)" +
+                                                          h.call + ";\n}\n",
+                                                      std::string("hostile_") + h.name);
+        EXPECT_FALSE(report.ok());
+        EXPECT_NE(report.error.find("refused to load the emulated kernel: it calls "), std::string::npos) << report.error;
+        EXPECT_NE(report.error.find(std::string("'") + h.symbol + "'"), std::string::npos)
+            << report.error;
+    }
+    EXPECT_FALSE(fs::exists("/tmp/kplay-hostile-system"));
+    EXPECT_FALSE(fs::exists("/tmp/kplay-hostile-file"));
+}
+
+TEST(EmulatedDevice, HostileKernelsPastTheSymbolCheckAreStoppedByTheSandbox) {
+    fs::remove("/tmp/kplay-hostile-system");
+    fs::remove("/tmp/kplay-hostile-file");
+    for (const Hostile& h : kHostile) {
+        SCOPED_TRACE(h.name);
+        const RunReport report = run_grayscale_kernel(std::string(h.declaration) +
+                                                          "\n__global__ void k(const unsigned char* in, unsigned char* out, int n) {\n"
+                                                          "    if (threadIdx.x == 0 && blockIdx.x == 0) out[0] = (unsigned char)" +
+                                                          h.call + ";\n}\n",
+                                                      std::string("sandboxed_") + h.name, 60, /*symbols=*/false);
+        EXPECT_FALSE(report.ok());
+        EXPECT_EQ(report.error_code, "KPLAY_SANDBOX") << report.error;
+        EXPECT_NE(report.error.find("made a system call the emulated device forbids"), std::string::npos) << report.error;
+        if (*h.syscall) {
+            EXPECT_NE(report.error.find(std::string("(") + h.syscall), std::string::npos) << report.error;
+        }
+    }
+    EXPECT_FALSE(fs::exists("/tmp/kplay-hostile-system")) << "system() ran a command";
+    EXPECT_FALSE(fs::exists("/tmp/kplay-hostile-file")) << "a file was created";
+}
+
+TEST(EmulatedDevice, UnsupportedFeaturesAreNamed) {
+    EXPECT_THROW(
+        {
+            try {
+                prepare_emulated_source("__global__ void k() {\n  asm volatile(\"trap;\");\n}\n", "emu/ptx.cu", {"k"});
+            } catch (const InputError& error) {
+                EXPECT_EQ(std::string(error.what()),
+                          "emu/ptx.cu:2: inline PTX (asm) is not supported on the emulated CPU device; run this kernel on a GPU.");
+                throw;
+            }
+        },
+        InputError);
+    test::TempDir dir;
+    HostBuildRequest build;
+    build.source = prepare_emulated_source("#include <mma.h>\n__global__ void k() {}\n", "emu/wmma.cu", {"k"});
+    build.source_path = (dir.path() / "wmma.cu").string();
+    build.emu_include_dir = emulated_include_dir();
+    build.cache_dir = dir.path();
+    const HostBuildResult built = build_with_host_compiler(build);
+    EXPECT_FALSE(built.ok);
+    EXPECT_NE(built.diagnostics.find("tensor cores (mma.h) are not supported on the emulated CPU device"), std::string::npos)
+        << built.diagnostics;
+}
+
+TEST(EmulatedDevice, ExternSharedIsRewrittenOnItsOwnLine) {
+    const EmulatedSource source = prepare_emulated_source(
+        "extern __shared__ __align__(16) float tiles[];\n__global__ void k(int n) {\n    extern __shared__ int s[];\n    s[0] = n;\n}\n",
+        "emu/x.cu", {"k"});
+    EXPECT_NE(source.text.find("#line 1 \"emu/x.cu\"\n#define tiles (reinterpret_cast<float*>(::kplay_emu::dynamic_smem()))\n"),
+              std::string::npos)
+        << source.text;
+    EXPECT_NE(source.text.find("    int* const s = (reinterpret_cast<int*>(::kplay_emu::dynamic_smem()));\n    s[0] = n;"), std::string::npos)
+        << source.text;
+}
+
+}  // namespace
+}  // namespace kplay
