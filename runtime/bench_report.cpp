@@ -21,7 +21,8 @@ std::string launch_text(const BenchRow& row) {
 
 std::string throughput(const RunReport& r) {
     char text[48];
-    if (r.task == "matmul") std::snprintf(text, sizeof text, "%.2f TFLOP/s", r.gflops / 1000);
+    if (r.task == "matmul" && r.emulated) std::snprintf(text, sizeof text, "%.2f GFLOP/s", r.gflops);
+    else if (r.task == "matmul") std::snprintf(text, sizeof text, "%.2f TFLOP/s", r.gflops / 1000);
     else std::snprintf(text, sizeof text, "%.1f GB/s", r.gbps);
     return text;
 }
@@ -30,7 +31,7 @@ std::string throughput(const RunReport& r) {
 
 double bench_percent(const BenchSummary& summary, const BenchRow& row) {
     const RunReport& r = row.report;
-    if (row.baseline && row.name == "cublas-tf32") return 0;
+    if ((row.baseline && row.name == "cublas-tf32") || summary.emulated) return 0;
     if (r.task == "matmul") return summary.cublas_fp32_gflops > 0 ? 100 * r.gflops / summary.cublas_fp32_gflops : 0;
     return summary.copy_ceiling_gbps > 0 ? 100 * r.gbps / summary.copy_ceiling_gbps : 0;
 }
@@ -38,8 +39,12 @@ double bench_percent(const BenchSummary& summary, const BenchRow& row) {
 std::string format_bench_table(const BenchSummary& summary) {
     std::string out;
     char line[512];
-    std::snprintf(line, sizeof line, "device: %s; copy ceiling %.0f GB/s (512 MiB device-to-device, measured now)", summary.device.c_str(),
-                  summary.copy_ceiling_gbps);
+    if (summary.emulated)
+        std::snprintf(line, sizeof line, "device: %s; emulated: these times are CPU wall time and say nothing about GPU speed",
+                      summary.device.c_str());
+    else
+        std::snprintf(line, sizeof line, "device: %s; copy ceiling %.0f GB/s (512 MiB device-to-device, measured now)",
+                      summary.device.c_str(), summary.copy_ceiling_gbps);
     out += line;
     if (summary.cublas_fp32_gflops > 0) {
         std::snprintf(line, sizeof line, "; cuBLAS fp32 %.2f TFLOP/s", summary.cublas_fp32_gflops / 1000);
@@ -66,8 +71,11 @@ std::string format_bench_table(const BenchSummary& summary) {
                       r.kernel_ms.median, range, throughput(r).c_str(), percent, r.check.passed ? "PASS" : "FAIL");
         out += line;
     }
-    std::snprintf(line, sizeof line, "%d warm-up and %d timed launches each%s; inputs that fit in L2 rotate through copies\n", summary.warmup,
-                  summary.repeat, summary.l2_flush ? ", L2 flushed (by reading) before each" : "");
+    if (summary.emulated)
+        std::snprintf(line, sizeof line, "2 checked launches each (median), threads as fibers on the CPU's cores\n");
+    else
+        std::snprintf(line, sizeof line, "%d warm-up and %d timed launches each%s; inputs that fit in L2 rotate through copies\n",
+                      summary.warmup, summary.repeat, summary.l2_flush ? ", L2 flushed (by reading) before each" : "");
     out += line;
     return out;
 }
@@ -85,7 +93,7 @@ nlohmann::json bench_json(const BenchSummary& summary) {
     }
     return {{"schema", 1}, {"device", summary.device}, {"copy_ceiling_gbps", summary.copy_ceiling_gbps},
             {"cublas_fp32_gflops", summary.cublas_fp32_gflops}, {"cublas_note", summary.cublas_note}, {"warmup", summary.warmup},
-            {"repeat", summary.repeat}, {"l2_flush", summary.l2_flush}, {"rows", rows}};
+            {"repeat", summary.repeat}, {"l2_flush", summary.l2_flush}, {"emulated", summary.emulated}, {"rows", rows}};
 }
 
 }  // namespace kplay

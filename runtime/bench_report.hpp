@@ -24,6 +24,7 @@ struct BenchSummary {
     std::string cublas_note;        // why there is none
     int warmup = 0, repeat = 0;
     bool l2_flush = true;
+    bool emulated = false;          // the emulated CPU device: no ceilings, and times that say nothing of a GPU
     std::vector<BenchRow> rows;     // baselines first, then the files in the order given
 };
 

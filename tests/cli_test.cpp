@@ -106,18 +106,40 @@ TEST(Cli, MissingFileIsAnInputError) {
     EXPECT_EQ(run_cli("run /no/such/kernel.cu", cache).code, 3);
 }
 
-TEST(Cli, WithoutADriverRunCompilesThenSaysSoPlainly) {
+TEST(Cli, WithoutADriverRunFallsBackToTheEmulatedDevice) {
     kplay::test::TempDir cache;
     const Result run = run_cli("run " + kernel("grayscale/01_seed_1d.cu"), cache);
-    EXPECT_EQ(run.code, 4) << run.output;
+    EXPECT_EQ(run.code, 0) << run.output;
     EXPECT_NE(run.output.find("compile    compute_90"), std::string::npos) << run.output;
-    EXPECT_NE(run.output.find("No CUDA driver"), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("Emulated CPU"), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("say nothing about GPU speed"), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("check      PASS"), std::string::npos) << run.output;
+
+    // An ordinal asked for means a GPU: without one, say so plainly.
+    const Result gpu = run_cli("run --device 0 " + kernel("grayscale/01_seed_1d.cu"), cache);
+    EXPECT_EQ(gpu.code, 4) << gpu.output;
+    EXPECT_NE(gpu.output.find("No CUDA driver"), std::string::npos) << gpu.output;
 
     const Result devices = run_cli("devices --json", cache);
     EXPECT_EQ(devices.code, 4);
     const auto parsed = nlohmann::json::parse(devices.output);
     EXPECT_FALSE(parsed["driver_ready"].get<bool>());
     EXPECT_TRUE(parsed["devices"].empty());
+}
+
+TEST(Cli, RunOnTheEmulatedDeviceReportsFaultsAndPrintf) {
+    kplay::test::TempDir dir;
+    const auto file = dir.write("grayscale/oob.cu",
+                                "__global__ void k(const unsigned char* in, unsigned char* out, int n) {\n"
+                                "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                "    if (i == 0) printf(\"n is %d\\n\", n);\n"
+                                "    if (i < n) out[i + 1] = in[3 * i];\n"
+                                "}\n");
+    const Result run = run_cli("run --device cpu --size 64x4 " + file.string(), dir);
+    EXPECT_EQ(run.code, 5) << run.output;
+    EXPECT_NE(run.output.find("[block (0,0,0) thread (0,0,0)] n is 256"), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("wrote 1 element past the end of 'out' (256 bytes) at grayscale/oob.cu:4"), std::string::npos)
+        << run.output;
 }
 
 TEST(Cli, RunJsonReportsTheStageAndCompileDiagnostics) {
@@ -139,10 +161,14 @@ TEST(Cli, SpecProblemsAreInputErrors) {
     EXPECT_NE(result.output.find("2 kernels: a (line 1), b (line 2)"), std::string::npos) << result.output;
 }
 
-TEST(Cli, BenchWithoutADeviceSaysSoAndExitsFour) {
+TEST(Cli, BenchWithoutADeviceRunsOnTheEmulatedDevice) {
     kplay::test::TempDir cache;
-    const Result result = run_cli("bench " + kernel("grayscale/01_seed_1d.cu") + " " + kernel("matmul/01_seed_naive.cu"), cache);
-    EXPECT_EQ(result.code, 4) << result.output;
-    EXPECT_NE(result.output.find("cannot benchmark: No CUDA driver"), std::string::npos) << result.output;
+    const Result table = run_cli("bench " + kernel("grayscale/01_seed_1d.cu") + " " + kernel("matmul/03_tiled_static_smem.cu"), cache);
+    EXPECT_EQ(table.code, 0) << table.output;
+    EXPECT_NE(table.output.find("device: Emulated CPU"), std::string::npos) << table.output;
+    EXPECT_NE(table.output.find("say nothing about GPU speed"), std::string::npos) << table.output;
+    EXPECT_NE(table.output.find("cuBLAS rows need a GPU"), std::string::npos) << table.output;
+    EXPECT_EQ(table.output.find("cuBLAS SGEMM"), std::string::npos) << table.output;
+    EXPECT_NE(table.output.find("matmul/03_tiled_static_smem.cu"), std::string::npos) << table.output;
     EXPECT_NE(run_cli("bench --help", cache).output.find("--no-cublas"), std::string::npos);
 }

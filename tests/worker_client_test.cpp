@@ -170,9 +170,18 @@ TEST(RealWorker, CompilesAndReportsNoDriverWithoutAGpu) {
 
     RunRequest run;
     run.kernel_path = test::kernels_dir() / "grayscale/01_seed_1d.cu";
+    run.emulate_without_gpu = false;
     const WorkerResult ran = client.wait(client.submit_run(run));
     ASSERT_TRUE(ran.ok());
     EXPECT_EQ(ran.run.stage, "device");
     EXPECT_TRUE(ran.run.compile.ok);
+
+    // By default a run without a GPU goes to the emulated device, through the same worker.
+    run.emulate_without_gpu = true;
+    const WorkerResult emulated = client.wait(client.submit_run(run));
+    ASSERT_TRUE(emulated.ok());
+    EXPECT_EQ(emulated.run.stage, "done") << emulated.run.error;
+    EXPECT_TRUE(emulated.run.emulated);
+    EXPECT_TRUE(emulated.run.check.passed);
     unsetenv("KPLAY_CUDA_DRIVER");
 }

@@ -22,6 +22,7 @@ struct BenchOptionsCli {
     int warmup = 5, repeat = 50;
     bool json = false, no_flush = false, no_cublas = false;
     double timeout = 30;
+    std::string device;
 };
 
 struct Row {
@@ -36,17 +37,26 @@ std::function<int()> add_bench_command(CLI::App& app) {
     auto* command = app.add_subcommand("bench", "Time kernels side by side against the copy ceiling and cuBLAS");
     command->add_option("FILE", o->files, "Kernel files (.cu)")->required();
     command->add_option("--image", o->image, "Grayscale input image; default: the built-in image at --size (7680x4320)");
-    command->add_option("--size", o->size, "Grayscale WxH (default 7680x4320); matmul N, MxN or MxNxK (default 4096)");
+    command->add_option("--size", o->size,
+                        "Grayscale WxH (default 7680x4320; emulated 1920x1080); matmul N, MxN or MxNxK (default 4096; emulated 512)");
     command->add_option("--warmup", o->warmup, "Untimed launches before timing")->check(CLI::Range(0, 1000));
     command->add_option("--repeat", o->repeat, "Timed launches (median reported)")->check(CLI::Range(1, 100000));
     command->add_option("--timeout", o->timeout, "Stop a kernel after this many seconds")->check(CLI::PositiveNumber);
     command->add_flag("--no-l2-flush", o->no_flush, "Do not flush L2 between timed launches");
     command->add_flag("--no-cublas", o->no_cublas, "Leave out the cuBLAS rows");
     command->add_flag("--json", o->json, "Print JSON (schema in docs/CLI.md)");
+    command->add_option("--device", o->device, "Device ordinal, or cpu for the emulated CPU device (the default without a GPU)");
     return [o]() -> int {
         WorkerOptions options;
         options.run_timeout_s = o->timeout;
         WorkerClient client(options);
+        // Without a GPU (and no ordinal asked for) the kernels run on the emulated CPU device, at sizes a
+        // CPU finishes in seconds; cuBLAS rows need a GPU and are left out.
+        bool emulated = o->device == "cpu";
+        if (o->device.empty()) {
+            const WorkerResult devices = client.wait(client.submit_devices());
+            emulated = devices.ok() && !devices.devices.problem().empty();
+        }
         auto request_for = [&](const std::string& file, const std::string& task) {
             RunRequest request;
             request.kernel_path = file;
@@ -55,7 +65,12 @@ std::function<int()> add_bench_command(CLI::App& app) {
             request.flush_l2 = !o->no_flush;
             request.rotate_inputs = true;
             request.inputs.image_path = task == "grayscale" ? o->image : "";
-            request.inputs.size = !o->size.empty() ? o->size : task == "matmul" ? "4096" : o->image.empty() ? "7680x4320" : "";
+            const char* matmul_size = emulated ? "512" : "4096";
+            const char* image_size = emulated ? "1920x1080" : "7680x4320";
+            request.inputs.size = !o->size.empty() ? o->size : task == "matmul" ? matmul_size : o->image.empty() ? image_size : "";
+            request.emulate = emulated;
+            request.emulate_without_gpu = false;  // decided above, once for the whole table
+            if (!emulated && !o->device.empty()) request.device = static_cast<int>(parse_dims(o->device, "--device").at(0));
             return request;
         };
         // The task of each file decides its inputs; a quick local look at the annotation is enough.
@@ -83,7 +98,8 @@ std::function<int()> add_bench_command(CLI::App& app) {
         }
         std::vector<Row> baselines;
         std::string cublas_note;
-        if (any_matmul && !o->no_cublas) {
+        if (any_matmul && !o->no_cublas && emulated) cublas_note = "cuBLAS rows need a GPU; this table ran on the emulated CPU device.";
+        if (any_matmul && !o->no_cublas && !emulated) {
             for (const char* baseline : {"cublas-fp32", "cublas-tf32"}) {
                 RunRequest request = request_for("", "matmul");
                 request.baseline = baseline;
@@ -97,6 +113,7 @@ std::function<int()> add_bench_command(CLI::App& app) {
         summary.warmup = o->warmup;
         summary.repeat = o->repeat;
         summary.l2_flush = !o->no_flush;
+        summary.emulated = emulated;
         if (!baselines.empty() && baselines[0].report.ok()) summary.cublas_fp32_gflops = baselines[0].report.gflops;
         for (auto& row : baselines) summary.rows.push_back({row.name, true, std::move(row.report)});
         for (auto& row : rows) summary.rows.push_back({row.name, false, std::move(row.report)});

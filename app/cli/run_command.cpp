@@ -180,6 +180,7 @@ std::function<int()> add_run_command(CLI::App& app) {
         for (const auto& define : o->defines) request.defines.push_back(parse_assignment(define, "-D"));
         if (o->tolerance >= 0) request.tolerance = o->tolerance;
         request.arch = o->arch;
+        request.emulate_without_gpu = o->device.empty();  // an ordinal asked for means a GPU or an error
         if (o->device == "cpu") request.emulate = true;
         else if (!o->device.empty()) request.device = static_cast<int>(parse_dims(o->device, "--device").at(0));
         request.thread_order = o->order;
