@@ -32,6 +32,7 @@ struct AppState {
     bool focus_path_box = false;
     bool quit_requested = false;
     std::string inspector;  // the pixel under the cursor, in words
+    std::string printf_filter;  // substring the printf panel's lines must contain
     FrameStats frames;
     std::vector<KernelEntry> kernels;
     int compare_a = -1, compare_b = -1;

@@ -4,6 +4,7 @@
 #include <ctime>
 
 #include "content_hash.hpp"
+#include "emu/emulated_device.hpp"
 #include "engine_codec.hpp"
 #include "error.hpp"
 #include "launch_config.hpp"
@@ -34,7 +35,10 @@ KernelSession::KernelSession(WorkerOptions options) : client_(std::move(options)
 std::string KernelSession::device_banner() const {
     if (!devices_known_) return "";
     const std::string problem = devices_.problem();
-    return problem.empty() ? "" : "No CUDA device: compile-only mode. " + problem;
+    if (problem.empty()) return "";
+    // The reason's headline ("No CUDA driver"); the whole text is in the Device menu.
+    const std::string reason = problem.substr(0, problem.find(':'));
+    return "No CUDA device (" + reason + "): kernels run on the emulated CPU device; its times say nothing about GPU speed.";
 }
 
 double KernelSession::busy_seconds() const {
@@ -100,7 +104,7 @@ void KernelSession::load_source(Clock::time_point changed_at, bool force) {
 }
 
 std::vector<std::string> KernelSession::launch_problems() const {
-    if (!devices_known_ || devices_.devices.empty()) return {};
+    if (!devices_known_) return {};
     if (!overrides.block && !overrides.grid && !overrides.smem) return {};
     LaunchConfig launch;
     if (last_) launch = last_->launch;
@@ -109,7 +113,8 @@ std::vector<std::string> KernelSession::launch_problems() const {
     if (!overrides.grid) launch.grid = {1, 1, 1};  // auto: always in range
     if (overrides.smem) launch.dynamic_smem = *overrides.smem;
     const FunctionAttributes* function = last_ && last_->stage != "compile" && last_->stage != "spec" ? &last_->function : nullptr;
-    return validate_launch(launch, devices_.devices.front().limits, function && function->max_threads_per_block ? function : nullptr);
+    const DeviceLimits limits = emulating() ? emulated_device_info(1).limits : devices_.devices.front().limits;
+    return validate_launch(launch, limits, function && function->max_threads_per_block ? function : nullptr);
 }
 
 void KernelSession::submit(bool automatic) {
@@ -118,13 +123,19 @@ void KernelSession::submit(bool automatic) {
         notice_ = "Not launched: the launch settings break a device limit (see Launch).";
         return;
     }
+    // The first run waits for the device list (the worker answers it first, in milliseconds): without a
+    // GPU the run goes to the emulated device, at sizes made for a CPU.
+    if (!devices_known_ && devices_request_ != 0) handle(client_.wait(devices_request_));
     RunRequest request;
     request.kernel_path = file_;
     request.source = source_;
     request.keep_outputs = true;
     if (shown_ && !shown_->input.empty()) request.known_input = shown_->input_identity;  // don't ship it again
     request.warmup = inputs.warmup;
-    request.device = inputs.device;
+    request.device = std::max(inputs.device, 0);
+    request.emulate = inputs.device == kEmulatedDevice;
+    request.thread_order = inputs.thread_order;
+    request.order_seed = inputs.order_seed;
     request.repeat = inputs.repeat;
     const bool matmul = spec_ && spec_->task == "matmul";
     if (matmul) {
@@ -203,6 +214,8 @@ void KernelSession::handle(WorkerResult result) {
             devices_.driver.message = result.failure_message;
             devices_known_ = true;
         }
+        // Without a GPU the matrices shrink from the GPU default to what a CPU runs in about a second.
+        if (devices_.devices.empty() && inputs.m == 1024 && inputs.n == 1024 && inputs.k == 1024) inputs.m = inputs.n = inputs.k = 512;
         return;
     }
     if (result.id != in_flight_) return;  // overtaken by a newer save or setting
@@ -260,7 +273,9 @@ void KernelSession::accept(RunReport report, double worker_ms, bool reused) {
     // The matmul ceiling: cuBLAS at this size, once, queued behind this result (it never delays one).
     if (report_ref.ok() && report_ref.task == "matmul" && baseline_request_ == 0) {
         const std::string size = std::to_string(inputs.m) + "x" + std::to_string(inputs.n) + "x" + std::to_string(inputs.k);
-        if (!cublas_gflops_.count(size)) {
+        if (report_ref.emulated) {
+            // No cuBLAS on the CPU, and a ratio against emulated time would mean nothing.
+        } else if (!cublas_gflops_.count(size)) {
             RunRequest baseline;
             baseline.baseline = "cublas-fp32";
             baseline.inputs.size = size;

@@ -31,11 +31,16 @@ struct LaunchOverrides {
     std::vector<std::pair<std::string, std::string>> defines;  // -D, added to the annotation's
 };
 
+// The device menu's entry for the emulated CPU device.
+constexpr int kEmulatedDevice = -1;
+
 struct InputSettings {
     std::string image_path;  // grayscale; empty: built-in image
     int64_t m = 1024, n = 1024, k = 1024;
     uint64_t seed = 1;
-    int device = 0;
+    int device = 0;  // a GPU ordinal, or kEmulatedDevice
+    std::string thread_order = "forward";  // the emulated device's: forward, reverse, random
+    uint64_t order_seed = 1;
     int warmup = 3;
     int repeat = 20;
 };
@@ -87,6 +92,8 @@ public:
     const DeviceQuery& devices() const { return devices_; }
     bool devices_known() const { return devices_known_; }
     std::string device_banner() const;
+    // Runs go to the emulated CPU device: chosen in the menu, or because there is no GPU.
+    bool emulating() const { return inputs.device == kEmulatedDevice || (devices_known_ && devices_.devices.empty()); }
     const std::string& notice() const { return notice_; }
     int reloads() const { return reloads_; }
     int runs_submitted() const { return runs_submitted_; }

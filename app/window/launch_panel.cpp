@@ -107,10 +107,15 @@ void draw_launch_panel(AppState& state) {
     if (have_launch) {
         ImGui::Separator();
         const auto& f = last->function;
-        ImGui::Text("%d registers/thread, %d B static smem, %d B local (spills)", f.registers_per_thread, f.static_smem_bytes,
-                    f.local_bytes_per_thread);
-        ImGui::Text("occupancy %.0f%% (%d blocks/SM, theoretical), max %d threads/block", 100 * last->occupancy.fraction,
-                    last->occupancy.blocks_per_sm, f.max_threads_per_block);
+        if (last->emulated) {
+            // Registers and occupancy belong to a GPU's compiler and SMs; the emulated device has neither.
+            ImGui::TextDisabled("emulated: no registers or occupancy; CUDA's launch limits apply");
+        } else {
+            ImGui::Text("%d registers/thread, %d B static smem, %d B local (spills)", f.registers_per_thread, f.static_smem_bytes,
+                        f.local_bytes_per_thread);
+            ImGui::Text("occupancy %.0f%% (%d blocks/SM, theoretical), max %d threads/block", 100 * last->occupancy.fraction,
+                        last->occupancy.blocks_per_sm, f.max_threads_per_block);
+        }
         ImGui::Text("%lld threads for %lld elements", static_cast<long long>(last->coverage.threads),
                     static_cast<long long>(last->coverage.elements));
         ImGui::TextWrapped("%s", last->coverage.note().c_str());

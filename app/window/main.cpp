@@ -74,6 +74,8 @@ void draw_layout(AppState& state, int width, int height) {
     if (ImGui::CollapsingHeader("Inputs", ImGuiTreeNodeFlags_DefaultOpen)) draw_inputs_panel(state);
     if (ImGui::CollapsingHeader("Results", ImGuiTreeNodeFlags_DefaultOpen)) draw_results_panel(state);
     if (ImGui::CollapsingHeader("Diagnostics", ImGuiTreeNodeFlags_DefaultOpen)) draw_diagnostics_panel(state);
+    if (state.session.last() && state.session.last()->emulated && ImGui::CollapsingHeader("Kernel output (printf)", ImGuiTreeNodeFlags_DefaultOpen))
+        draw_printf_panel(state);
     if (ImGui::CollapsingHeader("History", ImGuiTreeNodeFlags_DefaultOpen)) draw_history_panel(state);
     ImGui::EndChild();
 

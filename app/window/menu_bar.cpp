@@ -72,12 +72,33 @@ void draw_menu_bar(AppState& state, const std::vector<KeyPress>& presses) {
             char label[256];
             std::snprintf(label, sizeof label, "[%d] %s  sm_%d%d  %d SMs  %.0f GiB", device.ordinal, device.name.c_str(),
                           device.cc_major, device.cc_minor, device.sm_count, device.total_memory / 1073741824.0);
-            if (ImGui::MenuItem(label, nullptr, state.session.inputs.device == device.ordinal)) {
+            if (ImGui::MenuItem(label, nullptr, !state.session.emulating() && state.session.inputs.device == device.ordinal)) {
                 state.session.inputs.device = device.ordinal;
                 state.session.apply_settings();
             }
         }
-        const auto& last = state.session.last();
+        // The emulated CPU device: always there; the only choice without a GPU.
+        KernelSession& session = state.session;
+        if (ImGui::MenuItem("Emulated CPU (threads as fibers; bounds-checked, printf)", nullptr, session.emulating())) {
+            session.inputs.device = kEmulatedDevice;
+            session.apply_settings();
+        }
+        if (session.emulating()) {
+            ImGui::Indent();
+            ImGui::TextDisabled("thread order (a missing __syncthreads shows as a change):");
+            for (const char* order : {"forward", "reverse", "random"}) {
+                if (ImGui::MenuItem(order, nullptr, session.inputs.thread_order == order)) {
+                    session.inputs.thread_order = order;
+                    session.apply_settings();
+                }
+            }
+            if (session.inputs.thread_order == "random" && ImGui::MenuItem("another random order")) {
+                ++session.inputs.order_seed;
+                session.apply_settings();
+            }
+            ImGui::Unindent();
+        }
+        const auto& last = session.last();
         if (last && last->ceiling.gbps > 0) ImGui::TextDisabled("measured copy ceiling: %.0f GB/s", last->ceiling.gbps);
         ImGui::EndMenu();
     }

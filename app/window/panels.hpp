@@ -18,6 +18,7 @@ void draw_launch_panel(AppState& state);       // launch_panel.cpp: block, grid,
 void draw_inputs_panel(AppState& state);       // inputs_panel.cpp: image or matrix sizes, repeats
 void draw_results_panel(AppState& state);      // results_panel.cpp: timings, throughput, verdict
 void draw_diagnostics_panel(AppState& state);  // diagnostics_panel.cpp
+void draw_printf_panel(AppState& state);       // printf_panel.cpp: the emulated device's printf lines and warnings
 void draw_history_panel(AppState& state);      // history_panel.cpp: plot, compare, export
 void draw_images_panel(AppState& state);       // images_panel.cpp: input | output | difference, or error map
 

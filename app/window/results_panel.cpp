@@ -49,21 +49,30 @@ void draw_results_panel(AppState& state) {
     if (!r.compile.arch.empty())
         row("compile", "%.1f ms (%s) for %s", r.compile.cache_hit ? r.compile.lookup_ms : r.compile.compile_ms,
             r.compile.cache_hit ? "cache hit" : "cache miss", r.compile.arch.c_str());
-    if (r.device) row("device", "%s (%s)", r.device->name.c_str(), r.device->arch().c_str());
-    if (r.ok()) {
+    if (r.device && r.emulated) row("device", "%s, threads in %s order", r.device->name.c_str(), r.thread_order.c_str());
+    else if (r.device) row("device", "%s (%s)", r.device->name.c_str(), r.device->arch().c_str());
+    if (r.emulated && r.stage != "compile") row("host build", r.host_compile_cached ? "cached" : "%.0f ms (host compiler)", r.host_compile_ms);
+    if (r.ok() && r.emulated) {
+        row("kernel", "median %.1f ms (CPU time: not a GPU figure)", r.kernel_ms.median);
+        row("CPU reference", r.check.reference_cached ? "cached" : "%.0f ms", r.check.reference_ms);
+    } else if (r.ok()) {
         row("module load", "%.2f ms", r.module_load_ms);
         row("kernel", "median %.4f ms  (min %.4f, max %.4f) over %d runs", r.kernel_ms.median, r.kernel_ms.min, r.kernel_ms.max,
             r.kernel_ms.count);
         row("transfers", "H2D %.2f ms, D2H %.2f ms", r.h2d_ms, r.d2h_ms);
         row("CPU reference", r.check.reference_cached ? "cached" : "%.0f ms", r.check.reference_ms);
-        if (r.task == "matmul") {
+    }
+    if (r.ok()) {
+        if (r.emulated) {
+            // no throughput figures: they would describe the CPU, not a GPU
+        } else if (r.task == "matmul") {
             row("throughput", "%.1f GFLOP/s", r.gflops);
             const double cublas = session.cublas_gflops();
             if (cublas > 0) row("vs cuBLAS", "%.1f%% of cuBLAS fp32 (%.1f TFLOP/s at this size)", 100 * r.gflops / cublas, cublas / 1000);
             else if (cublas < 0) row("vs cuBLAS", "%s", session.baseline_note().c_str());
             else row("vs cuBLAS", "measuring cuBLAS at this size...");
         }
-        row("bandwidth", "%.1f GB/s = %.1f%% of the copy ceiling (%.0f GB/s)", r.gbps, r.percent_of_ceiling, r.ceiling.gbps);
+        if (!r.emulated) row("bandwidth", "%.1f GB/s = %.1f%% of the copy ceiling (%.0f GB/s)", r.gbps, r.percent_of_ceiling, r.ceiling.gbps);
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::TextDisabled("check");

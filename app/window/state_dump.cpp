@@ -30,7 +30,8 @@ void write_state_dump(const AppState& state, const std::filesystem::path& path) 
                            {"frames", state.frames.frames()},
                            {"frame_ms_p50", state.frames.percentile(50)},
                            {"frame_ms_p99", state.frames.percentile(99)},
-                           {"edit_to_result_ms", session.latencies_ms()}};
+                           {"edit_to_result_ms", session.latencies_ms()},
+                           {"emulating", session.emulating()}};
     if (session.spec()) dump["task"] = session.spec()->task;
     nlohmann::json history = nlohmann::json::array();
     for (const auto& h : session.history())

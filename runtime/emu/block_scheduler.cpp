@@ -86,7 +86,7 @@ thread_local const kplay_emu_thread* tls_thread = nullptr;
 }  // namespace
 
 struct BlockScheduler::Impl {
-    KernelEntry kernel;
+    EmulatedKernel kernel;
     void** args;
     LaunchGeometry geometry;
     ThreadOrder order;
@@ -355,7 +355,7 @@ ThreadOrder parse_thread_order(const std::string& text) {
     throw InputError("Unknown thread order '" + text + "' (known: forward, reverse, random).");
 }
 
-BlockScheduler::BlockScheduler(KernelEntry kernel, void** args, LaunchGeometry geometry, ThreadOrder order, uint64_t seed,
+BlockScheduler::BlockScheduler(EmulatedKernel kernel, void** args, LaunchGeometry geometry, ThreadOrder order, uint64_t seed,
                                unsigned char* dynamic_smem, size_t dynamic_smem_bytes, BlockEvents events)
     : impl_(std::make_unique<Impl>()) {
     impl_->kernel = kernel;

@@ -26,7 +26,7 @@ const char* thread_order_name(ThreadOrder order);
 ThreadOrder parse_thread_order(const std::string& text);
 
 // What the running kernel's shared object provides.
-struct KernelEntry {
+struct EmulatedKernel {
     void (*entry)(void** args) = nullptr;
     void (*set_thread)(const kplay_emu_thread*) = nullptr;
 };
@@ -44,7 +44,7 @@ struct LaunchGeometry {
 
 class BlockScheduler {
 public:
-    BlockScheduler(KernelEntry kernel, void** args, LaunchGeometry geometry, ThreadOrder order, uint64_t seed,
+    BlockScheduler(EmulatedKernel kernel, void** args, LaunchGeometry geometry, ThreadOrder order, uint64_t seed,
                    unsigned char* dynamic_smem, size_t dynamic_smem_bytes, BlockEvents events);
     ~BlockScheduler();
     BlockScheduler(const BlockScheduler&) = delete;

@@ -149,7 +149,7 @@ void add_warning(const std::string& text) {
             stack.ss_sp = alternate.data();
             stack.ss_size = alternate.size();
             sigaltstack(&stack, nullptr);
-            KernelEntry kernel{entry, set_thread};
+            EmulatedKernel kernel{entry, set_thread};
             void** args = const_cast<void**>(request.args.data());
             unsigned char* dynamic = request.dynamic_smem ? smem[static_cast<size_t>(w)].data() : nullptr;
             BlockScheduler scheduler(kernel, args, geometry, request.order, request.seed, dynamic, request.dynamic_smem, events);
