@@ -230,13 +230,18 @@ struct BlockScheduler::Impl {
             }
             if (released) continue;
             if (at_barrier == live) {
+                // The common case, every thread at one barrier, is checked without building strings.
                 const ThreadSlot* first_waiting = nullptr;
-                std::map<std::string, size_t> sites;
+                bool one_site = true;
                 for (const ThreadSlot& slot : slots)
                     if (slot.wait == Wait::barrier) {
                         if (!first_waiting) first_waiting = &slot;
-                        ++sites[site(slot.file, slot.line)];
+                        else if (slot.line != first_waiting->line || slot.file != first_waiting->file) one_site = false;
                     }
+                std::map<std::string, size_t> sites;
+                if (!one_site)
+                    for (const ThreadSlot& slot : slots)
+                        if (slot.wait == Wait::barrier) ++sites[site(slot.file, slot.line)];
                 if (live < threads) {
                     events.fail("deadlock",
                                 "__syncthreads() at " + site(first_waiting->file, first_waiting->line) + " can never release in block " +
