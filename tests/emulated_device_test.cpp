@@ -20,6 +20,7 @@ namespace kplay {
 namespace {
 
 namespace fs = std::filesystem;
+using test::FaultExpectation;
 
 // Builds a kernel from source and launches it on guarded buffers, below the engine: for kernels whose
 // results are not a task's (shuffles, atomics), read straight from the buffers.
@@ -108,6 +109,32 @@ TEST(EmulatedDevice, EveryShippedKernelIsCorrectAtRegularAndIrregularSizes) {
             }
         }
     }
+}
+
+TEST(EmulatedDevice, FaultCorpusIsReportedAsItsHeaderSays) {
+    test::TempDir cache;
+    Engine engine(engine_config(cache.path()));
+    for (const fs::path& file : test::kernel_files("faults")) {
+        SCOPED_TRACE(file.string());
+        FaultExpectation expected = test::read_fault_expectation(file, "// expect-emulated:");
+        if (!expected.found) expected = test::read_fault_expectation(file);
+        if (expected.skip) continue;
+        RunRequest request = emulated_request(file, "");
+        request.emulation_timeout_s = 2;  // the endless loop
+        const RunReport report = engine.run(request);
+        EXPECT_FALSE(report.ok());
+        EXPECT_EQ(report.stage, expected.stage) << report.error;
+        if (!expected.code.empty()) {
+            EXPECT_EQ(report.error_code, expected.code) << report.error;
+        }
+        const std::string message = report.error + (report.compile.diagnostics.empty() ? "" : report.compile.diagnostics[0].message);
+        if (!expected.text.empty()) {
+            EXPECT_NE(message.find(expected.text), std::string::npos) << message;
+        }
+    }
+    // The device stays usable: the next run of a good kernel passes.
+    const RunReport good = engine.run(emulated_request(test::kernels_dir() / "grayscale/01_seed_1d.cu", "64x48"));
+    EXPECT_TRUE(good.passed()) << good.error;
 }
 
 TEST(EmulatedDevice, TileWidthOverrideAndTemplatesWork) {

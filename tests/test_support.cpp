@@ -96,14 +96,19 @@ fs::path shared_images_dir() {
     return KPLAY_TEST_SHARED_IMAGES;
 }
 
-FaultExpectation read_fault_expectation(const fs::path& file) {
+FaultExpectation read_fault_expectation(const fs::path& file, const std::string& marker) {
     FaultExpectation expectation;
     std::istringstream lines(read_file(file));
     std::string line;
     while (std::getline(lines, line)) {
-        const auto at = line.find("// expect:");
+        const auto at = line.find(marker);
         if (at == std::string::npos) continue;
-        std::string rest = line.substr(at + 10);
+        expectation.found = true;
+        std::string rest = line.substr(at + marker.size());
+        if (rest.find_first_not_of(' ') != std::string::npos && rest.substr(rest.find_first_not_of(' '), 4) == "skip") {
+            expectation.skip = true;
+            break;
+        }
         const auto text = rest.find("text=");
         if (text != std::string::npos) {
             expectation.text = rest.substr(text + 5);

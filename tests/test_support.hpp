@@ -39,8 +39,12 @@ struct FaultExpectation {
     std::string stage;  // where the run must stop: compile, spec, launch, run, worker
     std::string code;   // CUDA_ERROR_... or KPLAY_TIMEOUT, when a code is expected
     std::string text;   // a substring of the message, when given
+    bool skip = false;
+    bool found = false;
 };
-FaultExpectation read_fault_expectation(const std::filesystem::path& file);
+// `marker` "// expect-emulated:" reads the emulated device's line; its absence means the same as on a GPU,
+// and "skip" (FaultExpectation::skip) means the fault is a GPU limit with no CPU counterpart.
+FaultExpectation read_fault_expectation(const std::filesystem::path& file, const std::string& marker = "// expect:");
 
 // kplay-worker of this build, or $KPLAY_WORKER for a build copied elsewhere.
 std::filesystem::path worker_path();

@@ -1,5 +1,6 @@
 // kplay: task=grayscale kernel=spin args=in,out,n launch=1d block=256
 // expect: stage=worker code=KPLAY_TIMEOUT
+// expect-emulated: stage=run code=KPLAY_TIMEOUT
 //
 // Fault: an endless loop. These GPUs have no watchdog, so the kernel would spin forever; kplay's
 // watchdog stops the worker after the run timeout (5 s by default) and reports "Kernel did not finish

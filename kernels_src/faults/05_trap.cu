@@ -1,5 +1,6 @@
 // kplay: task=grayscale kernel=trapper args=in,out,n launch=1d block=256
 // expect: stage=run code=CUDA_ERROR_LAUNCH_FAILED
+// expect-emulated: stage=run code=CUDA_ERROR_LAUNCH_FAILED text=__trap() was called at faults/05_trap.cu:9
 //
 // Fault: __trap() aborts the kernel. kplay reports it by its CUDA name and replaces the worker.
 

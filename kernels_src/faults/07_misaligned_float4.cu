@@ -1,5 +1,6 @@
 // kplay: task=matmul kernel=misaligned args=a,b,c,M,N,K launch=1d block=256
 // expect: stage=run code=CUDA_ERROR_MISALIGNED_ADDRESS
+// expect-emulated: stage=run code=CUDA_ERROR_ILLEGAL_ADDRESS text=past the end of
 //
 // Fault: a float4 load from an address that is 4 bytes past a 16-byte boundary. Vector loads must be
 // aligned to their size; kplay reports CUDA_ERROR_MISALIGNED_ADDRESS and replaces the worker.

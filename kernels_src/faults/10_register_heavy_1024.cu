@@ -1,5 +1,6 @@
 // kplay: task=matmul kernel=register_heavy args=a,b,c,M,N,K launch=1d block=1024
 // expect: stage=launch text=registers per thread
+// expect-emulated: skip (registers per thread are a GPU limit; the CPU runs the launch)
 //
 // Fault: a kernel that keeps 96 running sums in registers, launched with 1024 threads per block. At
 // more than 64 registers per thread a block of 1024 no longer fits the SM's 65536 registers; kplay
