@@ -140,6 +140,7 @@ struct RunReport {
     std::vector<std::string> printf_lines;  // tagged "[block (x,y,z) thread (x,y,z)] text"
     size_t printf_dropped = 0;
     std::vector<std::string> warnings;      // e.g. threads meeting at different barriers
+    int error_line = 0;                     // the kernel line an emulated fault, trap or deadlock happened at
 
     bool ok() const { return error.empty() && stage == "done"; }
     bool sticky_fault() const { return fault.sticky; }

@@ -124,7 +124,8 @@ void to_json(nlohmann::json& j, const RunReport& v) {
          {"output_h", v.output_h}, {"input_w", v.input_w}, {"input_h", v.input_h},
          {"input_identity", v.input_identity}, {"input_copies", v.input_copies}, {"emulated", v.emulated},
          {"thread_order", v.thread_order}, {"host_compile_ms", v.host_compile_ms}, {"host_compile_cached", v.host_compile_cached},
-         {"printf_lines", v.printf_lines}, {"printf_dropped", v.printf_dropped}, {"warnings", v.warnings}};
+         {"printf_lines", v.printf_lines}, {"printf_dropped", v.printf_dropped}, {"warnings", v.warnings},
+         {"error_line", v.error_line}};
 }
 
 void from_json(const nlohmann::json& j, RunReport& v) {
@@ -172,6 +173,7 @@ void from_json(const nlohmann::json& j, RunReport& v) {
     j.at("printf_lines").get_to(v.printf_lines);
     j.at("printf_dropped").get_to(v.printf_dropped);
     j.at("warnings").get_to(v.warnings);
+    j.at("error_line").get_to(v.error_line);
 }
 
 void to_json(nlohmann::json& j, const CompileFileRequest& v) {

@@ -159,6 +159,7 @@ void Engine::run_emulated_stages(const RunRequest& request, RunReport& report, c
         if (!result.ok) {
             report.error = result.error;
             report.error_code = result.error_code;
+            report.error_line = result.line;
             return;
         }
         samples.push_back(result.kernel_ms);

@@ -98,7 +98,8 @@ json to_json(const RunReport& r) {
     if (r.emulated) {
         out["emulation"] = {{"thread_order", r.thread_order}, {"host_compile_ms", number(r.host_compile_ms)},
                             {"host_compile_cached", r.host_compile_cached}, {"printf", r.printf_lines},
-                            {"printf_dropped", r.printf_dropped}, {"warnings", r.warnings}};
+                            {"printf_dropped", r.printf_dropped}, {"warnings", r.warnings},
+                            {"error_line", r.error_line}};
     }
     if (r.stage == "compile" || r.stage == "spec" || r.stage == "input" || r.stage == "device") return out;
 

@@ -80,9 +80,9 @@ void draw_images_panel(AppState& state) {
     const int image_w = matmul ? state.views.width(ViewKind::error_map) : state.views.width(ViewKind::input);
     const int image_h = matmul ? state.views.height(ViewKind::error_map) : state.views.height(ViewKind::input);
     if (image_w == 0) {
-        ImGui::TextDisabled(session.busy() ? "Running..." : session.device_banner().empty()
-                                                                ? "The output appears here after the first successful run."
-                                                                : "No output: kernels cannot run without a CUDA device.");
+        ImGui::TextDisabled(session.busy()                          ? "Running..."
+                            : session.last() && !session.last()->ok() ? "No output yet: the run failed (see Results)."
+                                                                      : "The output appears here after the first successful run.");
         return;
     }
     if (ImGui::Button("Fit")) state.view.fit_requested = true;

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "editor_launcher.hpp"
 #include "panels.hpp"
 
 namespace kplay::window {
@@ -37,6 +38,15 @@ void draw_results_panel(AppState& state) {
         ImGui::PushTextWrapPos(0);
         ImGui::TextColored(kRed, "%s", r.error.c_str());
         if (!r.fault.hint.empty()) ImGui::TextWrapped("Hint: %s", r.fault.hint.c_str());
+        if (r.error_line > 0) {
+            // The emulated device knows the line: take the user there.
+            const std::string where = session.file().string() + ":" + std::to_string(r.error_line);
+            if (ImGui::SmallButton(("Open line " + std::to_string(r.error_line) + " in the editor").c_str())) {
+                ImGui::SetClipboardText(where.c_str());
+                const std::string opened = open_in_editor(session.file().string(), r.error_line);
+                state.say("Copied " + where + (opened.empty() ? "" : ". " + opened));
+            }
+        }
         if (!r.fault.sanitizer_command.empty()) {
             ImGui::TextWrapped("To find the line: %s", r.fault.sanitizer_command.c_str());
             if (ImGui::SmallButton("Copy command")) ImGui::SetClipboardText(r.fault.sanitizer_command.c_str());
