@@ -1,6 +1,6 @@
 // kplay: task=grayscale kernel=null_write args=in,out,n launch=1d block=256
 // expect: stage=run code=CUDA_ERROR_ILLEGAL_ADDRESS
-// expect-emulated: stage=run code=CUDA_ERROR_ILLEGAL_ADDRESS text=wrote through a null pointer (address 0x0) at faults/03_null_pointer.cu:11
+// expect-emulated: stage=run code=CUDA_ERROR_ILLEGAL_ADDRESS text=wrote through a null pointer (address 0x
 //
 // Fault: a write through a null pointer (read from a volatile variable, so the compiler cannot see it
 // is null). kplay reports CUDA_ERROR_ILLEGAL_ADDRESS and replaces the worker.
