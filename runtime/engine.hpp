@@ -89,6 +89,9 @@ struct RunRequest {
     uint64_t order_seed = 1;
     int emulation_workers = 0;          // 0: one per core
     double emulation_timeout_s = 10;    // an emulated launch running longer is stopped
+    // Thorough mode: the kernel built with AddressSanitizer and UBSan, one worker thread. Needs a worker
+    // started with the sanitizer runtimes preloaded (sanitizer_worker_environment()).
+    bool emulation_thorough = false;
     // Tests only: switch one defence off to prove the other stops a hostile kernel on its own.
     bool emulation_symbol_check = true;
     bool emulation_sandbox = true;
@@ -135,6 +138,7 @@ struct RunReport {
     // The emulated device: its timings are CPU wall time and say nothing about GPU speed.
     bool emulated = false;
     std::string thread_order;
+    bool thorough = false;  // built with AddressSanitizer and UBSan
     double host_compile_ms = 0;
     bool host_compile_cached = false;
     std::vector<std::string> printf_lines;  // tagged "[block (x,y,z) thread (x,y,z)] text"

@@ -78,7 +78,7 @@ void to_json(nlohmann::json& j, const RunRequest& v) {
          {"baseline", v.baseline}, {"emulate", v.emulate}, {"emulate_without_gpu", v.emulate_without_gpu},
          {"thread_order", v.thread_order}, {"order_seed", v.order_seed}, {"emulation_workers", v.emulation_workers},
          {"emulation_timeout_s", v.emulation_timeout_s}, {"emulation_symbol_check", v.emulation_symbol_check},
-         {"emulation_sandbox", v.emulation_sandbox}};
+         {"emulation_sandbox", v.emulation_sandbox}, {"emulation_thorough", v.emulation_thorough}};
 }
 
 void from_json(const nlohmann::json& j, RunRequest& v) {
@@ -110,6 +110,7 @@ void from_json(const nlohmann::json& j, RunRequest& v) {
     j.at("emulation_timeout_s").get_to(v.emulation_timeout_s);
     j.at("emulation_symbol_check").get_to(v.emulation_symbol_check);
     j.at("emulation_sandbox").get_to(v.emulation_sandbox);
+    j.at("emulation_thorough").get_to(v.emulation_thorough);
 }
 
 void to_json(nlohmann::json& j, const RunReport& v) {
@@ -123,7 +124,7 @@ void to_json(nlohmann::json& j, const RunReport& v) {
          {"percent_of_ceiling", v.percent_of_ceiling}, {"check", v.check}, {"output_w", v.output_w},
          {"output_h", v.output_h}, {"input_w", v.input_w}, {"input_h", v.input_h},
          {"input_identity", v.input_identity}, {"input_copies", v.input_copies}, {"emulated", v.emulated},
-         {"thread_order", v.thread_order}, {"host_compile_ms", v.host_compile_ms}, {"host_compile_cached", v.host_compile_cached},
+         {"thread_order", v.thread_order}, {"thorough", v.thorough}, {"host_compile_ms", v.host_compile_ms}, {"host_compile_cached", v.host_compile_cached},
          {"printf_lines", v.printf_lines}, {"printf_dropped", v.printf_dropped}, {"warnings", v.warnings},
          {"error_line", v.error_line}};
 }
@@ -168,6 +169,7 @@ void from_json(const nlohmann::json& j, RunReport& v) {
     j.at("input_copies").get_to(v.input_copies);
     j.at("emulated").get_to(v.emulated);
     j.at("thread_order").get_to(v.thread_order);
+    j.at("thorough").get_to(v.thorough);
     j.at("host_compile_ms").get_to(v.host_compile_ms);
     j.at("host_compile_cached").get_to(v.host_compile_cached);
     j.at("printf_lines").get_to(v.printf_lines);

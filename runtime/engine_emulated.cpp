@@ -9,6 +9,7 @@
 #include "emu/emulated_launch.hpp"
 #include "emu/emu_source.hpp"
 #include "emu/host_compiler.hpp"
+#include "emu/sanitizer_runtime.hpp"
 #include "emu/shared_object_check.hpp"
 #include "engine.hpp"
 #include "engine_stages.hpp"
@@ -82,10 +83,31 @@ void Engine::run_emulated_stages(const RunRequest& request, RunReport& report, c
         return;
     }
     if (request.emulation_symbol_check) check_shared_object_is_confined(built.shared_object, request.kernel_path.string());
+    // Thorough mode: the same source again with the sanitizers. The plain object above has proved the
+    // source has no constructors of its own (the instrumented one gets ASan's), and keeps serving the
+    // parameter table, so nothing of the instrumented object runs outside a launch process.
+    std::filesystem::path launched_object = built.shared_object;
+    report.thorough = request.emulation_thorough;
+    if (request.emulation_thorough) {
+        if (!sanitizer_runtime_loaded())
+            throw InputError("Thorough mode needs a kplay-worker started with the AddressSanitizer runtime preloaded "
+                             "(kplay-cli --thorough and the window's Device menu start one); this process has none.");
+        build.sanitize = true;
+        const HostBuildResult sanitized = build_with_host_compiler(build);
+        report.host_compile_ms += sanitized.compile_ms;
+        if (!sanitized.ok) {
+            report.error = "The host compiler could not build the kernel with AddressSanitizer and UBSan:\n" + sanitized.diagnostics.substr(0, 4000);
+            return;
+        }
+        if (request.emulation_symbol_check)
+            check_shared_object_is_confined(sanitized.shared_object, request.kernel_path.string(), /*sanitized=*/true);
+        launched_object = sanitized.shared_object;
+    }
 
     // Device and inputs.
     report.stage = "device";
-    const int workers = request.emulation_workers > 0 ? request.emulation_workers : default_emulation_workers();
+    // One worker in thorough mode: the sanitizers' reports then belong to one thread at a time.
+    const int workers = request.emulation_thorough ? 1 : request.emulation_workers > 0 ? request.emulation_workers : default_emulation_workers();
     const DeviceInfo device = emulated_device_info(workers);
     report.device = device;
     report.stage = "inputs";
@@ -131,7 +153,8 @@ void Engine::run_emulated_stages(const RunRequest& request, RunReport& report, c
     }
     report.arguments = bound[0];
     EmulatedLaunchRequest launch_request;
-    launch_request.shared_object = built.shared_object;
+    launch_request.shared_object = launched_object;
+    launch_request.thorough = request.emulation_thorough;
     launch_request.entry_symbol = emulated_entry_symbol(0);
     launch_request.geometry.grid = {static_cast<unsigned>(launch.grid.x), static_cast<unsigned>(launch.grid.y),
                                     static_cast<unsigned>(launch.grid.z)};
@@ -142,7 +165,9 @@ void Engine::run_emulated_stages(const RunRequest& request, RunReport& report, c
     launch_request.seed = request.order_seed;
     launch_request.workers = workers;
     launch_request.timeout_s = request.emulation_timeout_s;
-    launch_request.sandbox = request.emulation_sandbox;
+    // The sanitizers read /proc and write their reports when one fires: the filter would stop them, so
+    // thorough launches rely on the symbol check and the separate process.
+    launch_request.sandbox = request.emulation_sandbox && !request.emulation_thorough;
 
     // Two launches with different poison, so an unwritten element can never pass; both are timed.
     std::vector<HostBuffer> first_outputs;

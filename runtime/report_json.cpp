@@ -96,7 +96,7 @@ json to_json(const RunReport& r) {
     if (r.device) out["device"] = {{"ordinal", r.device->ordinal}, {"name", r.device->name}, {"arch", r.device->arch()}};
     out["emulated"] = r.emulated;
     if (r.emulated) {
-        out["emulation"] = {{"thread_order", r.thread_order}, {"host_compile_ms", number(r.host_compile_ms)},
+        out["emulation"] = {{"thread_order", r.thread_order}, {"thorough", r.thorough}, {"host_compile_ms", number(r.host_compile_ms)},
                             {"host_compile_cached", r.host_compile_cached}, {"printf", r.printf_lines},
                             {"printf_dropped", r.printf_dropped}, {"warnings", r.warnings},
                             {"error_line", r.error_line}};

@@ -98,8 +98,13 @@ bool WorkerClient::start_worker(std::string& why) {
     std::vector<char*> argv;
     for (auto& arg : args) argv.push_back(arg.data());
     argv.push_back(nullptr);
+    std::vector<char*> environment;
+    for (char** entry = environ; *entry; ++entry) environment.push_back(*entry);
+    std::vector<std::string> extra = options_.extra_environment;
+    for (auto& entry : extra) environment.push_back(entry.data());
+    environment.push_back(nullptr);
     pid_t pid = 0;
-    const int spawned = posix_spawn(&pid, args[0].c_str(), &actions, nullptr, argv.data(), environ);
+    const int spawned = posix_spawn(&pid, args[0].c_str(), &actions, nullptr, argv.data(), environment.data());
     posix_spawn_file_actions_destroy(&actions);
     if (spawned != 0) {
         why = "cannot start " + args[0] + ": " + std::strerror(spawned);

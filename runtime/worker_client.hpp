@@ -27,6 +27,7 @@ namespace kplay {
 struct WorkerOptions {
     std::filesystem::path worker_path;     // empty: kplay-worker next to this program (or $KPLAY_WORKER)
     std::vector<std::string> worker_args;  // extra arguments (tests start fake workers this way)
+    std::vector<std::string> extra_environment;  // NAME=VALUE added for the worker (thorough mode preloads ASan)
     double run_timeout_s = 5;         // GPU work of one run (the kernel launches)
     double compile_timeout_s = 60;    // NVRTC
     double cpu_timeout_s = 600;       // inputs, the CPU reference and the check (matmul 8192^3 in fp64 takes a while)

@@ -11,10 +11,12 @@
 #include "emu/emulated_device.hpp"
 #include "emu/emulated_launch.hpp"
 #include "emu/host_compiler.hpp"
+#include "emu/sanitizer_runtime.hpp"
 #include "emu/shared_object_check.hpp"
 #include "engine.hpp"
 #include "error.hpp"
 #include "test_support.hpp"
+#include "worker_client.hpp"
 
 namespace kplay {
 namespace {
@@ -473,6 +475,51 @@ TEST(EmulatedDevice, UnsupportedFeaturesAreNamed) {
     EXPECT_FALSE(built.ok);
     EXPECT_NE(built.diagnostics.find("tensor cores (mma.h) are not supported on the emulated CPU device"), std::string::npos)
         << built.diagnostics;
+}
+
+TEST(EmulatedDevice, ThoroughModeNamesTheThreadOfASanitizerReport) {
+    WorkerOptions options;
+    options.worker_path = test::worker_path();
+    try {
+        options.extra_environment = sanitizer_worker_environment();
+    } catch (const InputError& error) {
+        GTEST_SKIP() << error.what();
+    }
+    WorkerClient client(options);
+    test::TempDir dir;
+    const fs::path file = dir.write("emu/thorough.cu",
+                                    "// kplay: task=grayscale kernel=k args=in,out,n launch=1d block=128\n"
+                                    "__global__ void k(const unsigned char* in, unsigned char* out, int n) {\n"
+                                    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                    "    int local[4] = {1, 2, 3, 4};\n"
+                                    "    if (i < n) out[i] = in[i] + local[threadIdx.x % 5];\n"
+                                    "}\n");
+    RunRequest request = emulated_request(file, "128x2");
+    request.emulation_thorough = true;
+    const RunReport report = client.wait(client.submit_run(request)).run;
+    EXPECT_EQ(report.error_code, "KPLAY_SANITIZER") << report.error;
+    EXPECT_EQ(report.error.substr(0, report.error.find('\n')),
+              "thread (4,0,0) of block (0,0,0): UBSan: index 4 out of bounds for type 'int [4]' at emu/thorough.cu:5");
+    EXPECT_EQ(report.error_line, 5);
+
+    // A correct kernel passes in thorough mode, and says it ran with the sanitizers.
+    RunRequest good = emulated_request(test::kernels_dir() / "grayscale/01_seed_1d.cu", "128x16");
+    good.emulation_thorough = true;
+    const RunReport passed = client.wait(client.submit_run(good)).run;
+    EXPECT_TRUE(passed.passed()) << passed.error;
+    EXPECT_TRUE(passed.thorough);
+    EXPECT_EQ(passed.device->sm_count, 1);
+}
+
+TEST(EmulatedDevice, ThoroughModeWithoutTheSanitizerRuntimeSaysHowToGetIt) {
+    test::TempDir cache;
+    Engine engine(engine_config(cache.path()));
+    RunRequest request = emulated_request(test::kernels_dir() / "grayscale/01_seed_1d.cu", "64x4");
+    request.emulation_thorough = true;
+    const RunReport report = engine.run(request);
+    EXPECT_FALSE(report.ok());
+    EXPECT_NE(report.error.find("Thorough mode needs a kplay-worker started with the AddressSanitizer runtime"), std::string::npos)
+        << report.error;
 }
 
 TEST(EmulatedDevice, ExternSharedIsRewrittenOnItsOwnLine) {

@@ -9,6 +9,8 @@
 #include "exit_codes.hpp"
 #include "image_io.hpp"
 #include "option_parsing.hpp"
+#include "emu/sanitizer_runtime.hpp"
+#include "error.hpp"
 #include "report_json.hpp"
 #include "worker_client.hpp"
 
@@ -25,7 +27,7 @@ struct RunOptionsCli {
     uint64_t order_seed = 1;
     uint64_t seed = 1;
     double tolerance = -1;
-    bool json = false, no_flush = false, in_process = false;
+    bool json = false, no_flush = false, in_process = false, thorough = false;
     double timeout = 5;
 };
 
@@ -61,7 +63,8 @@ void print_text(const RunReport& r) {
                     r.compile.count(Severity::warning) ? (", " + std::to_string(r.compile.count(Severity::warning)) + " warnings").c_str() : "");
     if (!r.compile.ok) print_diagnostics(std::cout, r.compile);
     if (r.device && r.emulated)
-        std::printf("  device     %s; threads resumed in %s order\n", r.device->name.c_str(), r.thread_order.c_str());
+        std::printf("  device     %s; threads resumed in %s order%s\n", r.device->name.c_str(), r.thread_order.c_str(),
+                    r.thorough ? "; thorough: AddressSanitizer and UBSan" : "");
     else if (r.device)
         std::printf("  device     [%d] %s (%s)\n", r.device->ordinal, r.device->name.c_str(), r.device->arch().c_str());
     if (r.emulated && r.stage != "compile")
@@ -160,6 +163,9 @@ std::function<int()> add_run_command(CLI::App& app) {
     command->add_option("--order", o->order, "Emulated device: order threads are resumed in (forward, reverse, random)")
         ->check(CLI::IsMember({"forward", "reverse", "random"}));
     command->add_option("--order-seed", o->order_seed, "Emulated device: seed of the random thread order");
+    command->add_flag("--thorough", o->thorough,
+                      "Emulated device with AddressSanitizer and UBSan (one worker thread): finds overflows of local and shared "
+                      "arrays and undefined behaviour, with the CUDA thread that did it");
     command->add_option("--arch", o->arch, "Compile for this target instead of the device's");
     command->add_flag("--no-l2-flush", o->no_flush, "Do not flush L2 between timed runs");
     command->add_option("--out", o->out, "Write the output: grayscale image, or the matmul |C-R| map, as PNG");
@@ -186,6 +192,10 @@ std::function<int()> add_run_command(CLI::App& app) {
         request.thread_order = o->order;
         request.order_seed = o->order_seed;
         if (command->count("--timeout")) request.emulation_timeout_s = o->timeout;
+        if (o->thorough) {
+            request.emulate = true;
+            request.emulation_thorough = true;
+        }
         request.warmup = o->warmup;
         request.repeat = o->repeat;
         request.flush_l2 = !o->no_flush;
@@ -198,6 +208,14 @@ std::function<int()> add_run_command(CLI::App& app) {
         } else {
             WorkerOptions options;
             options.run_timeout_s = o->timeout;
+            if (o->thorough) {
+                try {
+                    options.extra_environment = sanitizer_worker_environment();  // a worker with ASan preloaded
+                } catch (const InputError& error) {
+                    std::fprintf(stderr, "kplay-cli: %s\n", error.what());
+                    return static_cast<int>(kInputError);
+                }
+            }
             WorkerClient client(options);
             report = client.wait(client.submit_run(request)).run;
         }
@@ -207,7 +225,7 @@ std::function<int()> add_run_command(CLI::App& app) {
             save_output(report, o->out);
             if (!o->json) std::printf("  output     written to %s\n", o->out.c_str());
         }
-        return exit_code_for(report);
+        return static_cast<int>(exit_code_for(report));
     };
 }
 

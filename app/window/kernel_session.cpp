@@ -5,6 +5,7 @@
 
 #include "content_hash.hpp"
 #include "emu/emulated_device.hpp"
+#include "emu/sanitizer_runtime.hpp"
 #include "engine_codec.hpp"
 #include "error.hpp"
 #include "launch_config.hpp"
@@ -28,7 +29,7 @@ std::vector<int64_t> to_vector(const std::array<int64_t, 3>& values) { return {v
 
 }  // namespace
 
-KernelSession::KernelSession(WorkerOptions options) : client_(std::move(options)) {
+KernelSession::KernelSession(WorkerOptions options) : client_(options), options_(std::move(options)) {
     devices_request_ = client_.submit_devices();
 }
 
@@ -136,6 +137,10 @@ void KernelSession::submit(bool automatic) {
     request.emulate = inputs.device == kEmulatedDevice;
     request.thread_order = inputs.thread_order;
     request.order_seed = inputs.order_seed;
+    if (inputs.thorough) {
+        request.emulate = true;
+        request.emulation_thorough = true;
+    }
     request.repeat = inputs.repeat;
     const bool matmul = spec_ && spec_->task == "matmul";
     if (matmul) {
@@ -166,7 +171,19 @@ void KernelSession::submit(bool automatic) {
             return;
         }
     }
-    in_flight_ = client_.submit_run(request);  // an older request still in flight is now overtaken
+    if (inputs.thorough && !thorough_client_) {
+        try {
+            WorkerOptions thorough = options_;
+            thorough.extra_environment = sanitizer_worker_environment();
+            thorough_client_ = std::make_unique<WorkerClient>(thorough);
+        } catch (const InputError& error) {
+            notice_ = error.what();
+            inputs.thorough = false;
+            return;
+        }
+    }
+    in_flight_thorough_ = inputs.thorough;
+    in_flight_ = (inputs.thorough ? *thorough_client_ : client_).submit_run(request);  // an older one is now overtaken
     in_flight_since_ = Clock::now();
     in_flight_key_ = key;
     in_flight_change_ = automatic ? latency_start_ : std::nullopt;
@@ -195,8 +212,12 @@ double KernelSession::cublas_gflops() const {
     return found == cublas_gflops_.end() ? 0 : found->second;
 }
 
-void KernelSession::handle(WorkerResult result) {
-    if (result.id == baseline_request_) {
+void KernelSession::handle(WorkerResult result, bool from_thorough_worker) {
+    // The two workers number their requests independently: a result counts only from the worker asked.
+    if (from_thorough_worker != in_flight_thorough_ && !(from_thorough_worker == false && (result.id == devices_request_ ||
+                                                                                           result.id == baseline_request_)))
+        return;
+    if (!from_thorough_worker && result.id == baseline_request_) {
         baseline_request_ = 0;
         const RunReport& baseline = result.run;
         cublas_gflops_[baseline_size_] = baseline.ok() ? baseline.gflops : -1;
@@ -207,7 +228,7 @@ void KernelSession::handle(WorkerResult result) {
     if (shown_ && result.run.input.empty() && !result.run.input_identity.empty() &&
         result.run.input_identity == shown_->input_identity)
         result.run.input = shown_->input;
-    if (result.id == devices_request_) {
+    if (!from_thorough_worker && result.id == devices_request_) {
         devices_ = result.devices;
         devices_known_ = result.ok();
         if (!result.ok()) {
@@ -314,6 +335,11 @@ bool KernelSession::update() {
         handle(std::move(*result));
         changed = true;
     }
+    if (thorough_client_)
+        while (auto result = thorough_client_->poll()) {
+            handle(std::move(*result), true);
+            changed = true;
+        }
     return changed;
 }
 

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,6 +42,7 @@ struct InputSettings {
     int device = 0;  // a GPU ordinal, or kEmulatedDevice
     std::string thread_order = "forward";  // the emulated device's: forward, reverse, random
     uint64_t order_seed = 1;
+    bool thorough = false;  // the emulated device with AddressSanitizer and UBSan (its own worker)
     int warmup = 3;
     int repeat = 20;
 };
@@ -113,10 +115,14 @@ public:
 private:
     void load_source(Clock::time_point changed_at, bool force);
     void submit(bool automatic);
-    void handle(WorkerResult result);
+    void handle(WorkerResult result, bool from_thorough_worker = false);
     void accept(RunReport report, double worker_ms, bool reused);
 
     WorkerClient client_;
+    // Thorough runs need a worker with the sanitizer runtimes preloaded: a second one, made when first asked for.
+    std::unique_ptr<WorkerClient> thorough_client_;
+    WorkerOptions options_;
+    bool in_flight_thorough_ = false;  // the run in flight went to the thorough worker
     FileWatcher watcher_;
     std::filesystem::path file_;
     std::string source_, source_hash_;

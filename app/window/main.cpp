@@ -108,6 +108,9 @@ int main(int argc, char** argv) {
     app.add_option("--image", image, "Grayscale input image (PNG/JPEG); default: the built-in image");
     app.add_option("--size", size, "Matmul size: N or MxNxK");
     app.add_option("--timeout", timeout, "Stop a kernel after this many seconds")->check(CLI::PositiveNumber);
+    bool emulated = false, thorough = false;
+    app.add_flag("--emulated", emulated, "Run on the emulated CPU device even when there is a GPU");
+    app.add_flag("--thorough", thorough, "Run on the emulated CPU device with AddressSanitizer and UBSan");
     app.add_option("--screenshot", screenshot, "Write the window as PNG after --frames frames following the first result, then exit");
     app.add_option("--frames", frames_after_result, "Frames to render after the first result before the screenshot");
     app.add_option("--dump-state", dump_state, "Keep writing what the window shows as JSON to this file (and at exit)");
@@ -171,6 +174,8 @@ int main(int argc, char** argv) {
     }
     session.inputs.image_path = !image.empty() ? image : file.empty() ? saved.image : "";
     state.image_box = session.inputs.image_path;
+    if (emulated || thorough) session.inputs.device = kEmulatedDevice;
+    session.inputs.thorough = thorough;
     std::filesystem::path kernel = file;
     if (kernel.empty()) kernel = !saved.kernel.empty() && std::filesystem::exists(saved.kernel)
                                      ? std::filesystem::path(saved.kernel)

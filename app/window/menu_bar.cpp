@@ -96,6 +96,10 @@ void draw_menu_bar(AppState& state, const std::vector<KeyPress>& presses) {
                 ++session.inputs.order_seed;
                 session.apply_settings();
             }
+            if (ImGui::MenuItem("thorough: AddressSanitizer + UBSan (one worker thread)", nullptr, session.inputs.thorough)) {
+                session.inputs.thorough = !session.inputs.thorough;
+                session.apply_settings();
+            }
             ImGui::Unindent();
         }
         const auto& last = session.last();

@@ -36,7 +36,10 @@ void draw_results_panel(AppState& state) {
     const RunReport& r = *last;
     if (!r.ok()) {
         ImGui::PushTextWrapPos(0);
-        ImGui::TextColored(kRed, "%s", r.error.c_str());
+        // The message in red; details after it (a sanitizer's report, a list of launch problems) in grey.
+        const auto newline = r.error.find('\n');
+        ImGui::TextColored(kRed, "%s", r.error.substr(0, newline).c_str());
+        if (newline != std::string::npos) ImGui::TextDisabled("%s", r.error.substr(newline + 1).c_str());
         if (!r.fault.hint.empty()) ImGui::TextWrapped("Hint: %s", r.fault.hint.c_str());
         if (r.error_line > 0) {
             // The emulated device knows the line: take the user there.
@@ -59,7 +62,9 @@ void draw_results_panel(AppState& state) {
     if (!r.compile.arch.empty())
         row("compile", "%.1f ms (%s) for %s", r.compile.cache_hit ? r.compile.lookup_ms : r.compile.compile_ms,
             r.compile.cache_hit ? "cache hit" : "cache miss", r.compile.arch.c_str());
-    if (r.device && r.emulated) row("device", "%s, threads in %s order", r.device->name.c_str(), r.thread_order.c_str());
+    if (r.device && r.emulated)
+        row("device", "%s, threads in %s order%s", r.device->name.c_str(), r.thread_order.c_str(),
+            r.thorough ? ", thorough (ASan + UBSan)" : "");
     else if (r.device) row("device", "%s (%s)", r.device->name.c_str(), r.device->arch().c_str());
     if (r.emulated && r.stage != "compile") row("host build", r.host_compile_cached ? "cached" : "%.0f ms (host compiler)", r.host_compile_ms);
     if (r.ok() && r.emulated) {

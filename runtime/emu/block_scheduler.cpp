@@ -1,6 +1,7 @@
 // Fibers, barriers and warp collectives for one block at a time.
 #include "emu/block_scheduler.hpp"
 
+#include <dlfcn.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -25,6 +26,7 @@ constexpr size_t kStackBytes = 256 * 1024;  // local arrays of a few KiB per thr
 // Stacks with a PROT_NONE page below them, reused across threads and blocks of one worker.
 class StackPool {
 public:
+    ctx::stack_context last_taken;  // the stack of the fiber made last (for the sanitizer's fiber notes)
     ~StackPool() {
         for (void* base : all_) munmap(base, kStackBytes + page());
     }
@@ -42,6 +44,7 @@ public:
         ctx::stack_context stack;
         stack.size = kStackBytes;
         stack.sp = static_cast<char*>(base) + page() + kStackBytes;
+        last_taken = stack;
         return stack;
     }
     void give_back(ctx::stack_context& stack) { free_.push_back(static_cast<char*>(stack.sp) - kStackBytes - page()); }
@@ -66,6 +69,8 @@ struct ThreadSlot {
     kplay_emu_thread state{};
     ctx::fiber fiber;  // this thread, while suspended
     ctx::fiber sink;   // the scheduler, while this thread runs
+    const void* stack_bottom = nullptr;  // for the sanitizer's fiber notes
+    size_t stack_size = 0;
     Wait wait = Wait::none;
     bool started = false;
     const char* file = "";
@@ -78,6 +83,22 @@ struct ThreadSlot {
 
 std::string dim_text(const kplay_emu_dim& d) {
     return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+}
+
+// AddressSanitizer must be told when execution moves to another stack, or it mistakes a fiber's
+// stack for an overflow of the worker's. The hooks exist only in a thorough worker (ASan preloaded).
+struct FiberNotes {
+    void (*start)(void** fake_stack_save, const void* bottom, size_t size) = nullptr;
+    void (*finish)(void* fake_stack_save, const void** bottom_old, size_t* size_old) = nullptr;
+    FiberNotes() {
+        start = reinterpret_cast<decltype(start)>(dlsym(RTLD_DEFAULT, "__sanitizer_start_switch_fiber"));
+        finish = reinterpret_cast<decltype(finish)>(dlsym(RTLD_DEFAULT, "__sanitizer_finish_switch_fiber"));
+        if (!start || !finish) start = nullptr, finish = nullptr;
+    }
+};
+const FiberNotes& fiber_notes() {
+    static const FiberNotes notes;
+    return notes;
 }
 
 thread_local BlockScheduler::Impl* tls_scheduler = nullptr;
@@ -98,6 +119,9 @@ struct BlockScheduler::Impl {
     std::vector<ThreadSlot> slots;
     std::vector<size_t> resume_order;
     size_t running = 0;  // index of the thread now running
+    const FiberNotes& notes = fiber_notes();
+    const void* scheduler_stack = nullptr;  // the worker's own stack, as the sanitizer knows it
+    size_t scheduler_stack_size = 0;
 
     std::string where(const ThreadSlot& slot) const {
         return "thread " + dim_text(slot.state.thread_idx) + " of block " + dim_text(block.block_idx);
@@ -107,7 +131,10 @@ struct BlockScheduler::Impl {
     // Called on the running thread's fiber: hand control back until the scheduler resumes it.
     void suspend(ThreadSlot& slot) {
         tls_thread = nullptr;
+        void* fake_stack = nullptr;
+        if (notes.start) notes.start(&fake_stack, scheduler_stack, scheduler_stack_size);
         slot.sink = std::move(slot.sink).resume();
+        if (notes.finish) notes.finish(fake_stack, &scheduler_stack, &scheduler_stack_size);
         tls_scheduler = this;
         tls_thread = &slot.state;
     }
@@ -121,15 +148,22 @@ struct BlockScheduler::Impl {
         if (!slot.started) {
             slot.started = true;
             slot.fiber = ctx::fiber(std::allocator_arg, PooledStack{&stacks}, [this, index](ctx::fiber&& sink) {
+                if (notes.finish) notes.finish(nullptr, &scheduler_stack, &scheduler_stack_size);
                 ThreadSlot& me = slots[index];
                 me.sink = std::move(sink);
                 kernel.entry(args);
                 me.wait = Wait::done;
                 tls_thread = nullptr;
+                if (notes.start) notes.start(nullptr, scheduler_stack, scheduler_stack_size);  // this fiber ends
                 return std::move(me.sink);
             });
+            slot.stack_bottom = static_cast<char*>(stacks.last_taken.sp) - stacks.last_taken.size;
+            slot.stack_size = stacks.last_taken.size;
         }
+        void* fake_stack = nullptr;
+        if (notes.start) notes.start(&fake_stack, slot.stack_bottom, slot.stack_size);
         slot.fiber = std::move(slot.fiber).resume();
+        if (notes.finish) notes.finish(fake_stack, nullptr, nullptr);
         tls_thread = nullptr;
     }
 

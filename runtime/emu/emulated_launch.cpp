@@ -9,8 +9,11 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include <sys/mman.h>
+
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <thread>
 
@@ -114,8 +117,36 @@ void add_warning(const std::string& text) {
 }
 
 // The launch process. Never returns.
-[[noreturn]] void launch_process(const EmulatedLaunchRequest& request, const std::vector<GuardedBuffer>& smem, int workers) {
+// Thorough mode: when a sanitizer ends the process, note which CUDA thread was running.
+void sanitizer_death() {
+    if (g_status->claimed.exchange(1) != 0) return;
+    copy_text(g_status->kind, sizeof g_status->kind, "sanitizer");
+    if (const kplay_emu_thread* thread = BlockScheduler::current_thread()) {
+        g_status->has_thread = 1;
+        g_status->thread_idx = thread->thread_idx;
+        g_status->block_idx = thread->block->block_idx;
+    }
+}
+
+[[noreturn]] void launch_process(const EmulatedLaunchRequest& request, const std::vector<GuardedBuffer>& smem, int workers,
+                                 int report_fd) {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (request.thorough) {
+        // The sanitizers write their reports to stderr: point it at the buffer the caller reads back.
+        dup2(report_fd, STDERR_FILENO);
+        // Each preloaded runtime (ASan, UBSan) keeps its own callback: register with every one.
+        const char* preload = std::getenv("LD_PRELOAD");
+        std::string libraries = preload ? preload : "";
+        for (size_t at = 0; at < libraries.size();) {
+            const size_t end = libraries.find_first_of(" :", at);
+            const std::string library = libraries.substr(at, end == std::string::npos ? std::string::npos : end - at);
+            at = end == std::string::npos ? libraries.size() : end + 1;
+            if (library.empty()) continue;
+            if (void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_NOLOAD))
+                if (auto set_death = reinterpret_cast<void (*)(void (*)())>(dlsym(handle, "__sanitizer_set_death_callback")))
+                    set_death(sanitizer_death);
+        }
+    }
     void* handle = dlopen(request.shared_object.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) fail_and_exit("load", std::string("cannot load the emulated kernel: ") + dlerror(), "", 0);
     auto bind = reinterpret_cast<int (*)(const kplay_emu_host*)>(dlsym(handle, "kplay_emu_bind"));
@@ -144,11 +175,16 @@ void add_warning(const std::string& text) {
     for (int w = 0; w < workers; ++w) {
         threads.emplace_back([&, w] {
             // Each worker's own signal stack: a fiber's stack overflow must still be reported.
-            static thread_local std::vector<char> alternate(64 * 1024);
-            stack_t stack{};
-            stack.ss_sp = alternate.data();
-            stack.ss_size = alternate.size();
-            sigaltstack(&stack, nullptr);
+            // Mapped, never freed: the process ends with the launch, and a sanitizer runtime unmaps the
+            // alternate stack it finds at thread exit, which must not be memory the allocator owns.
+            constexpr size_t kAlternateBytes = 64 * 1024;
+            void* alternate = mmap(nullptr, kAlternateBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (alternate != MAP_FAILED) {
+                stack_t stack{};
+                stack.ss_sp = alternate;
+                stack.ss_size = kAlternateBytes;
+                sigaltstack(&stack, nullptr);
+            }
             EmulatedKernel kernel{entry, set_thread};
             void** args = const_cast<void**>(request.args.data());
             unsigned char* dynamic = request.dynamic_smem ? smem[static_cast<size_t>(w)].data() : nullptr;
@@ -233,6 +269,60 @@ std::string explain_fault(const EmulatedLaunchRequest& request, const SharedStat
            " (a wild pointer, or a thread's local arrays overflowing its 256 KiB stack)";
 }
 
+// "thread (3,0,0) of block (0,0,0): AddressSanitizer: stack-buffer-overflow (READ of size 4) at emu/x.cu:5",
+// then the report itself (trimmed), for the details.
+std::string explain_sanitizer_report(const SharedStatus& status, const std::string& report, EmulatedLaunchResult& result) {
+    std::string who = status.has_thread ? "thread " + dim_text(status.thread_idx) + " of block " + dim_text(status.block_idx) : "the kernel";
+    std::string headline, access, location;
+    std::vector<std::string> kept;
+    size_t start = 0;
+    while (start < report.size() && kept.size() < 40) {
+        const size_t end = report.find('\n', start);
+        std::string line = report.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        start = end == std::string::npos ? report.size() : end + 1;
+        if (line.empty()) continue;
+        // Frames below the kernel (kplay's entry, the scheduler, the fiber library) say nothing to the user.
+        if (line.find(" #") != std::string::npos &&
+            (line.find("kplay_emu") != std::string::npos || line.find("kplay::") != std::string::npos ||
+             line.find("boost") != std::string::npos || line.find("make_fcontext") != std::string::npos))
+            continue;
+        kept.push_back(line);
+        if (headline.empty()) {
+            if (const auto at = line.find("ERROR: AddressSanitizer: "); at != std::string::npos) {
+                headline = "AddressSanitizer: " + line.substr(at + 25);
+                if (const auto on = headline.find(" on address"); on != std::string::npos) headline.resize(on);
+            } else if (const auto ub = line.find(": runtime error: "); ub != std::string::npos) {
+                headline = "UBSan: " + line.substr(ub + 17);
+                location = line.substr(0, line.rfind(':', ub - 1));  // file:line:col -> file:line
+            }
+        }
+        if (access.empty() && (line.rfind("READ of size", 0) == 0 || line.rfind("WRITE of size", 0) == 0))
+            access = line.substr(0, line.find(" at "));
+        if (location.empty() && line.find("#0 ") != std::string::npos) {
+            // "    #0 0x7f.. in k(int*) /build/emu/x.cu:5" -> "emu/x.cu:5"
+            const auto space = line.rfind(' ');
+            std::string frame = line.substr(space + 1);
+            if (frame.find(".cu:") != std::string::npos) location = frame;
+        }
+    }
+    if (!location.empty()) {
+        // Keep folder/name:line, as the rest of kplay shows a kernel file.
+        const auto colon = location.find(':', location.find(".cu"));
+        std::string file = location.substr(0, colon);
+        if (const auto last = file.rfind('/'); last != std::string::npos && last > 0)
+            if (const auto before = file.rfind('/', last - 1); before != std::string::npos) file = file.substr(before + 1);
+        result.file = file;
+        result.line = std::atoi(location.c_str() + colon + 1);
+        location = file + ":" + std::to_string(result.line);
+    }
+    std::string message = who + ": " + (headline.empty() ? "a sanitizer stopped the kernel" : headline);
+    if (!access.empty()) message += " (" + access + ")";
+    if (!location.empty()) message += " at " + location;
+    std::string details;
+    for (const auto& line : kept) details += "\n  " + line;
+    return message + details;
+}
+
 }  // namespace
 
 int default_emulation_workers() {
@@ -264,12 +354,20 @@ EmulatedLaunchResult run_emulated_launch(const EmulatedLaunchRequest& request) {
     EmulatedLaunchRequest labelled = request;
     labelled.buffers = labels;
 
+    // Thorough mode: the sanitizers' reports land in this memory file.
+    struct Fd {
+        int fd = -1;
+        ~Fd() {
+            if (fd >= 0) close(fd);
+        }
+    } report{request.thorough ? memfd_create("kplay-sanitizer-report", MFD_CLOEXEC) : -1};
+
     std::fflush(nullptr);
     const pid_t pid = fork();
     if (pid < 0) throw std::runtime_error("fork failed for the emulated launch");
     if (pid == 0) {
         g_status = status;
-        launch_process(request, smem, workers);
+        launch_process(request, smem, workers, report.fd);
     }
     const auto start = std::chrono::steady_clock::now();
     int wait_status = 0;
@@ -314,8 +412,15 @@ EmulatedLaunchResult run_emulated_launch(const EmulatedLaunchRequest& request) {
         result.kernel_ms = status->kernel_ms;
         return result;
     }
-    const std::string kind = status->kind;
-    if (kind == "fault" || kind == "sandbox") {
+    std::string kind = status->kind;
+    if (kind.empty() && request.thorough) kind = "sanitizer";  // a report without the thread (the callback did not run)
+    if (kind == "sanitizer") {
+        std::string text(1 << 16, '\0');
+        const ssize_t n = pread(report.fd, text.data(), text.size(), 0);
+        text.resize(n > 0 ? static_cast<size_t>(n) : 0);
+        result.error_code = "KPLAY_SANITIZER";
+        result.error = explain_sanitizer_report(*status, text, result);
+    } else if (kind == "fault" || kind == "sandbox") {
         result.error = explain_fault(labelled, *status, result);
     } else if (!kind.empty()) {
         result.error = status->message;

@@ -30,6 +30,7 @@ struct EmulatedLaunchRequest {
     int workers = 0;          // 0: one per core
     double timeout_s = 10;    // then the launch is stopped and reported as a probable endless loop
     bool sandbox = true;      // tests turn this off to prove the symbol check on its own
+    bool thorough = false;    // an ASan/UBSan build: their reports are captured and tagged with the thread
 };
 
 struct EmulatedLaunchResult {

@@ -8,6 +8,7 @@
 
 #include "cache_dir.hpp"
 #include "content_hash.hpp"
+#include "emu/sanitizer_runtime.hpp"
 #include "emu/subprocess.hpp"
 #include "error.hpp"
 #include "source_scan.hpp"
@@ -61,6 +62,7 @@ HostBuildResult build_with_host_compiler(const HostBuildRequest& request) {
     std::vector<std::string> include_dirs{request.emu_include_dir.string()};
     include_dirs.insert(include_dirs.end(), request.include_dirs.begin(), request.include_dirs.end());
     std::vector<std::string> args = base_flags();
+    if (request.sanitize) args.insert(args.end(), sanitizer_build_flags().begin(), sanitizer_build_flags().end());
     for (const auto& [name, value] : request.defines) args.push_back("-D" + name + (value.empty() ? "" : "=" + value));
     const fs::path source_dir = fs::path(request.source_path).parent_path();
     if (!source_dir.empty()) args.push_back("-iquote" + source_dir.string());

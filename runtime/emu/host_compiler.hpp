@@ -32,6 +32,7 @@ struct HostBuildRequest {
     std::vector<std::string> include_dirs;  // after the prelude's own folder
     std::filesystem::path emu_include_dir;  // holds kplay_emu_prelude.h and the stand-in headers
     std::filesystem::path cache_dir;        // empty: a temporary folder
+    bool sanitize = false;                  // thorough mode: AddressSanitizer and UBSan
 };
 
 struct HostBuildResult {

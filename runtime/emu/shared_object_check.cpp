@@ -8,6 +8,7 @@
 #include <set>
 
 #include "cache_dir.hpp"
+#include "emu/sanitizer_runtime.hpp"
 #include "error.hpp"
 
 namespace kplay {
@@ -66,11 +67,11 @@ bool symbol_allowed_for_kernels(const std::string& name) {
     return allowed.count(name) > 0;
 }
 
-void check_shared_object_is_confined(const std::filesystem::path& path, const std::string& source_name) {
+void check_shared_object_is_confined(const std::filesystem::path& path, const std::string& source_name, bool sanitized) {
     const SharedObjectSymbols symbols = read_shared_object_symbols(path);
     std::vector<std::string> refused;
     for (const std::string& name : symbols.undefined)
-        if (!symbol_allowed_for_kernels(name)) refused.push_back("'" + name + "'");
+        if (!symbol_allowed_for_kernels(name) && !(sanitized && is_sanitizer_symbol(name))) refused.push_back("'" + name + "'");
     std::sort(refused.begin(), refused.end());
     if (!refused.empty()) {
         std::string names;
@@ -79,7 +80,7 @@ void check_shared_object_is_confined(const std::filesystem::path& path, const st
                          ", outside what an emulated kernel may use (memory, math and kplay's own prelude). "
                          "A kernel computes into its buffers; it cannot reach the C library or the system.");
     }
-    if (symbols.has_constructors)
+    if (symbols.has_constructors && !sanitized)  // instrumented objects register their globals with ASan at load
         throw InputError(source_name + ": refused to load the emulated kernel: it has global objects with constructors, which would "
                                        "run before the sandbox; initialise them with constants instead.");
 }

@@ -23,6 +23,7 @@ SharedObjectSymbols read_shared_object_symbols(const std::filesystem::path& path
 bool symbol_allowed_for_kernels(const std::string& name);
 
 // Throws InputError naming every symbol outside the allowlist, or the constructors.
-void check_shared_object_is_confined(const std::filesystem::path& path, const std::string& source_name);
+// `sanitized`: a thorough build, which may also call into the sanitizer runtimes.
+void check_shared_object_is_confined(const std::filesystem::path& path, const std::string& source_name, bool sanitized = false);
 
 }  // namespace kplay
