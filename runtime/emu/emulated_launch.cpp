@@ -217,6 +217,13 @@ std::string dim_text(const kplay_emu_dim& d) {
     return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
 }
 
+// "/any/where/matmul/01_seed_naive.cu" -> "matmul/01_seed_naive.cu": how kplay names a kernel file.
+std::string folder_and_name(std::string file) {
+    if (const auto last = file.rfind('/'); last != std::string::npos && last > 0)
+        if (const auto before = file.rfind('/', last - 1); before != std::string::npos) file = file.substr(before + 1);
+    return file;
+}
+
 // "matmul/01_seed_naive.cu:9" for an address in the shared object, via addr2line (line tables: -g1).
 std::string source_line(const std::filesystem::path& shared_object, uintptr_t pc, uintptr_t base, std::string& file, int& line) {
     if (pc < base || base == 0) return {};
@@ -228,10 +235,8 @@ std::string source_line(const std::filesystem::path& shared_object, uintptr_t pc
     if (const auto paren = text.find(" (discriminator"); paren != std::string::npos) text.resize(paren);
     const auto colon = text.rfind(':');
     if (colon == std::string::npos) return {};
-    // addr2line joins the build folder to the #line name; keep folder/name, as the rest of kplay shows it.
-    file = text.substr(0, colon);
-    if (const auto last = file.rfind('/'); last != std::string::npos && last > 0)
-        if (const auto before = file.rfind('/', last - 1); before != std::string::npos) file = file.substr(before + 1);
+    // addr2line joins the build folder to the #line name.
+    file = folder_and_name(text.substr(0, colon));
     line = std::atoi(text.c_str() + colon + 1);
     return file + ":" + std::to_string(line);
 }
@@ -308,9 +313,7 @@ std::string explain_sanitizer_report(const SharedStatus& status, const std::stri
     if (!location.empty()) {
         // Keep folder/name:line, as the rest of kplay shows a kernel file.
         const auto colon = location.find(':', location.find(".cu"));
-        std::string file = location.substr(0, colon);
-        if (const auto last = file.rfind('/'); last != std::string::npos && last > 0)
-            if (const auto before = file.rfind('/', last - 1); before != std::string::npos) file = file.substr(before + 1);
+        const std::string file = folder_and_name(location.substr(0, colon));
         result.file = file;
         result.line = std::atoi(location.c_str() + colon + 1);
         location = file + ":" + std::to_string(result.line);
