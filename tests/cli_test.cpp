@@ -125,6 +125,10 @@ TEST(Cli, WithoutADriverRunFallsBackToTheEmulatedDevice) {
     const auto parsed = nlohmann::json::parse(devices.output);
     EXPECT_FALSE(parsed["driver_ready"].get<bool>());
     EXPECT_TRUE(parsed["devices"].empty());
+    EXPECT_TRUE(parsed["emulated_device"]["available"].get<bool>());
+    EXPECT_TRUE(parsed["emulated_device"]["default"].get<bool>());
+    const Result listed = run_cli("devices", cache);
+    EXPECT_NE(listed.output.find("[cpu] Emulated CPU"), std::string::npos) << listed.output;
 }
 
 TEST(Cli, RunOnTheEmulatedDeviceReportsFaultsAndPrintf) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -309,6 +310,28 @@ __global__ void k(float* out) {
     ASSERT_FALSE(result.ok);
     EXPECT_EQ(result.error_code, "CUDA_ERROR_ILLEGAL_ADDRESS");
     EXPECT_EQ(result.error, "thread (256,0,0) of block (0,0,0) wrote 1 element past the end of 'dynamic shared memory' (1024 bytes) at emu/test.cu:4");
+}
+
+TEST(EmulatedDevice, SoftwareHalfRoundsLikeCuda) {
+    EmuHarness harness(R"(
+#include <cuda_fp16.h>
+__global__ void k(const float* in, float* out, int n) {
+    const int i = threadIdx.x;
+    if (i < n) out[i] = __half2float(__hadd(__float2half(in[i]), __float2half(1.0f)));
+}
+)");
+    const float values[] = {0.0f, 1.0f, -2.5f, 65504.0f, 70000.0f, 1e-8f, 0.1f, 2049.0f};
+    const int n = 8;
+    float* in = harness.buffer<float>("in", n, 0.0f);
+    float* out = harness.buffer<float>("out", n, 0.0f);
+    for (int i = 0; i < n; ++i) in[i] = values[i];
+    int count = n;
+    const auto result = harness.launch({&in, &out, &count}, {1, 1, 1}, {8, 1, 1});
+    ASSERT_TRUE(result.ok) << result.error;
+    // Each value rounded to binary16, plus 1, rounded again: 65504 + 1 stays 65504; 70000 is infinity;
+    // 0.1 is 0.0999755859375 in half; 2049 rounds to 2048 (ties to even), + 1 -> 2049 -> 2048.
+    const float expected[] = {1.0f, 2.0f, -1.5f, 65504.0f, INFINITY, 1.0f, 1.099609375f, 2048.0f};
+    for (int i = 0; i < n; ++i) EXPECT_EQ(out[i], expected[i]) << "input " << values[i];
 }
 
 TEST(EmulatedDevice, PrintfLinesAreTaggedWithBlockAndThread) {
