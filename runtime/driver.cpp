@@ -29,7 +29,7 @@ LoadedDriver load() {
         status.state = DriverStatus::State::no_library;
         const char* why = dlerror();
         status.message = std::string("No CUDA driver: could not load ") + path + (why ? std::string(" (") + why + ")" : "") +
-                         ". Compiling still works; running kernels needs an NVIDIA driver.";
+                         ". Compiling still works, and kernels run on the emulated CPU device; a GPU needs an NVIDIA driver.";
         return loaded;
     }
     // cuGetProcAddress_v2 (CUDA 12.0+) is the one symbol looked up by name; everything else goes through it.
