@@ -2,6 +2,8 @@
 #include "emu/emulated_launch.hpp"
 
 #include <dlfcn.h>
+#include <malloc.h>
+#include <sys/syscall.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -41,6 +43,7 @@ struct SharedStatus {
     int signal;
     int code;  // si_code: SI_KERNEL for a general protection fault (a non-canonical address)
     int syscall;
+    char syscall_path[256];  // the path an open/openat asked for, for the message
     uintptr_t address, pc, so_base;
     int is_write;  // -1 unknown
     int has_thread;
@@ -86,7 +89,17 @@ void fault_handler(int signal, siginfo_t* info, void* context) {
 #else
         (void)context;
 #endif
-        if (signal == SIGSYS) g_status->syscall = info->si_syscall;
+        if (signal == SIGSYS) {
+            g_status->syscall = info->si_syscall;
+#if defined(__x86_64__)
+            // open(path, ...) and openat(dir, path, ...): copy the path, byte by byte (no libc in a handler).
+            const auto* regs = static_cast<const ucontext_t*>(context)->uc_mcontext.gregs;
+            const char* path = info->si_syscall == SYS_open ? reinterpret_cast<const char*>(regs[REG_RDI])
+                               : info->si_syscall == SYS_openat ? reinterpret_cast<const char*>(regs[REG_RSI])
+                                                                : nullptr;
+            if (path) copy_text(g_status->syscall_path, sizeof g_status->syscall_path, path);
+#endif
+        }
         if (const kplay_emu_thread* thread = BlockScheduler::current_thread()) {
             g_status->has_thread = 1;
             g_status->thread_idx = thread->thread_idx;
@@ -163,10 +176,14 @@ void sanitizer_death() {
     sigemptyset(&action.sa_mask);
     for (int signal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGSYS}) sigaction(signal, &action, nullptr);
 
+    // Everything that may reach the system on first use happens before the filter: malloc's arenas
+    // (glibc counts the CPUs, reading /sys, when it creates one past its limit) and each worker's share
+    // of the kernel's thread-local storage (its __shared__ arrays).
+    mallopt(M_ARENA_MAX, workers + 1);
     const LaunchGeometry geometry = request.geometry;
     const uint64_t blocks = static_cast<uint64_t>(geometry.grid.x) * geometry.grid.y * geometry.grid.z;
     std::atomic<uint64_t> next_block{0};
-    std::atomic<int> go{0};
+    std::atomic<int> go{0}, ready{0};
     BlockEvents events;
     events.fail = [](const std::string& kind, const std::string& message, const char* file, int line) { fail_and_exit(kind, message, file, line); };
     events.warn = add_warning;
@@ -189,6 +206,9 @@ void sanitizer_death() {
             void** args = const_cast<void**>(request.args.data());
             unsigned char* dynamic = request.dynamic_smem ? smem[static_cast<size_t>(w)].data() : nullptr;
             BlockScheduler scheduler(kernel, args, geometry, request.order, request.seed, dynamic, request.dynamic_smem, events);
+            free(malloc(64));       // this thread's malloc arena
+            set_thread(nullptr);    // this thread's block of the kernel's thread-local storage
+            ready.fetch_add(1);
             go.wait(0);
             for (;;) {
                 const uint64_t b = next_block.fetch_add(1);
@@ -200,6 +220,7 @@ void sanitizer_death() {
             }
         });
     }
+    while (ready.load() < workers) std::this_thread::yield();  // every worker has done the above
     if (request.sandbox) {
         const std::string problem = install_kernel_sandbox();
         if (!problem.empty()) fail_and_exit("sandbox-setup", "cannot install the sandbox: " + problem, "", 0);
@@ -248,7 +269,8 @@ std::string explain_fault(const EmulatedLaunchRequest& request, const SharedStat
     if (!where.empty()) at = " at " + where;
     if (status.signal == SIGSYS) {
         result.error_code = "KPLAY_SANDBOX";
-        return who + " made a system call the emulated device forbids (" + syscall_name(status.syscall) + ")" + at +
+        const std::string target = status.syscall_path[0] ? " of '" + std::string(status.syscall_path) + "'" : "";
+        return who + " made a system call the emulated device forbids (" + syscall_name(status.syscall) + target + ")" + at +
                "; the sandbox stopped it. An emulated kernel may only compute into its buffers.";
     }
     if (status.signal == SIGFPE) {

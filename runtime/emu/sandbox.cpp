@@ -15,7 +15,7 @@ std::string install_kernel_sandbox() {
     // Memory (malloc, thread-local storage of shared arrays), waiting (futex), signal return, exit.
     for (const char* name : {"mmap", "munmap", "mprotect", "brk", "madvise", "mremap", "futex", "exit", "exit_group", "rt_sigreturn",
                              "rt_sigprocmask", "sched_yield", "clock_gettime", "clock_nanosleep", "nanosleep", "gettid", "getpid",
-                             "tgkill", "restart_syscall", "sigaltstack", "membarrier", "getrandom", "rseq", "set_robust_list"}) {
+                             "tgkill", "restart_syscall", "sigaltstack", "membarrier", "getrandom", "rseq", "set_robust_list", "sched_getaffinity"}) {
         const int number = seccomp_syscall_resolve_name(name);
         if (number == __NR_SCMP_ERROR) continue;  // not on this architecture
         if (const int rc = seccomp_rule_add(filter.get(), SCMP_ACT_ALLOW, number, 0); rc != 0)
