@@ -235,3 +235,27 @@ TEST(GuiWindow, KeysPressedThroughXdotoolReachTheWindow) {
     ASSERT_EQ(run("xdotool key ctrl+q"), 0);
     EXPECT_EQ(window.wait_exit(), 0);
 }
+
+TEST(GuiWindow, EmulatedDeviceShowsPrintfAndBoundsFaultsWithTheirLine) {
+    if (const std::string why = why_no_display(); !why.empty()) GTEST_SKIP() << why;
+    kplay::test::TempDir dir;
+    const fs::path kernel = dir.write("grayscale/noisy.cu",
+                                      "// kplay: task=grayscale kernel=k args=in,out,n launch=1d block=256\n"
+                                      "__global__ void k(const unsigned char* in, unsigned char* out, int n) {\n"
+                                      "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                      "    if (threadIdx.x == 0 && blockIdx.x < 2) printf(\"block %d here\\n\", blockIdx.x);\n"
+                                      "    if (i < n) out[i + 1] = in[i];\n"
+                                      "}\n");
+    Window window(dir, {kernel.string()});
+    const json state = window.wait_for([](const json& s) { return s.contains("last") && s["last"].value("stage", "") == "run"; });
+    const json& last = state["last"];
+    EXPECT_TRUE(state.value("emulating", false));
+    EXPECT_EQ(last.value("error_code", ""), "CUDA_ERROR_ILLEGAL_ADDRESS");
+    EXPECT_NE(last.value("error", "").find("wrote 1 element past the end of 'out' (1024000 bytes) at grayscale/noisy.cu:5"),
+              std::string::npos)
+        << last.value("error", "");
+    EXPECT_EQ(last["emulation"].value("error_line", 0), 5);
+    std::vector<std::string> lines = last["emulation"]["printf"].get<std::vector<std::string>>();
+    std::sort(lines.begin(), lines.end());
+    EXPECT_EQ(lines, (std::vector<std::string>{"[block (0,0,0) thread (0,0,0)] block 0 here", "[block (1,0,0) thread (0,0,0)] block 1 here"}));
+}
