@@ -13,25 +13,6 @@
 
 namespace kplay {
 
-UniqueFd::~UniqueFd() { reset(); }
-
-UniqueFd::UniqueFd(UniqueFd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
-
-UniqueFd& UniqueFd::operator=(UniqueFd&& other) noexcept {
-    if (this != &other) {
-        reset();
-        fd_ = std::exchange(other.fd_, -1);
-    }
-    return *this;
-}
-
-int UniqueFd::release() { return std::exchange(fd_, -1); }
-
-void UniqueFd::reset() {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = -1;
-}
-
 UniqueFd SharedBlob::create(const void* bytes, size_t size, const char* name) {
     UniqueFd fd(memfd_create(name, MFD_CLOEXEC));
     if (!fd) throw ProtocolError(std::string("memfd_create failed: ") + std::strerror(errno));

@@ -14,6 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "unique_fd.hpp"
+
 namespace kplay {
 
 constexpr uint32_t kFrameMagic = 0x3157504Bu;  // "KPW1" little-endian
@@ -29,25 +31,6 @@ struct FrameHeader {
     uint32_t fd_count = 0;
 };
 static_assert(sizeof(FrameHeader) == 16);
-
-// An owned file descriptor (move-only; closed on destruction).
-class UniqueFd {
-public:
-    UniqueFd() = default;
-    explicit UniqueFd(int fd) : fd_(fd) {}
-    ~UniqueFd();
-    UniqueFd(UniqueFd&& other) noexcept;
-    UniqueFd& operator=(UniqueFd&& other) noexcept;
-    UniqueFd(const UniqueFd&) = delete;
-    UniqueFd& operator=(const UniqueFd&) = delete;
-    int get() const { return fd_; }
-    int release();
-    explicit operator bool() const { return fd_ >= 0; }
-    void reset();
-
-private:
-    int fd_ = -1;
-};
 
 // A block of bytes in anonymous shared memory (memfd), to hand to another process by descriptor.
 class SharedBlob {

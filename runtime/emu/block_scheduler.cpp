@@ -26,6 +26,9 @@ constexpr size_t kStackBytes = 256 * 1024;  // local arrays of a few KiB per thr
 // Stacks with a PROT_NONE page below them, reused across threads and blocks of one worker.
 class StackPool {
 public:
+    StackPool() = default;
+    StackPool(const StackPool&) = delete;  // owns its mappings
+    StackPool& operator=(const StackPool&) = delete;
     ctx::stack_context last_taken;  // the stack of the fiber made last (for the sanitizer's fiber notes)
     ~StackPool() {
         for (void* base : all_) munmap(base, kStackBytes + page());

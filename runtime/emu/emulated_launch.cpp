@@ -21,6 +21,7 @@
 
 #include "emu/sandbox.hpp"
 #include "emu/subprocess.hpp"
+#include "unique_fd.hpp"
 
 namespace kplay {
 
@@ -380,19 +381,14 @@ EmulatedLaunchResult run_emulated_launch(const EmulatedLaunchRequest& request) {
     labelled.buffers = labels;
 
     // Thorough mode: the sanitizers' reports land in this memory file.
-    struct Fd {
-        int fd = -1;
-        ~Fd() {
-            if (fd >= 0) close(fd);
-        }
-    } report{request.thorough ? memfd_create("kplay-sanitizer-report", MFD_CLOEXEC) : -1};
+    UniqueFd report(request.thorough ? memfd_create("kplay-sanitizer-report", MFD_CLOEXEC) : -1);
 
     std::fflush(nullptr);
     const pid_t pid = fork();
     if (pid < 0) throw std::runtime_error("fork failed for the emulated launch");
     if (pid == 0) {
         g_status = status;
-        launch_process(request, smem, workers, report.fd);
+        launch_process(request, smem, workers, report.get());
     }
     const auto start = std::chrono::steady_clock::now();
     int wait_status = 0;
@@ -441,7 +437,7 @@ EmulatedLaunchResult run_emulated_launch(const EmulatedLaunchRequest& request) {
     if (kind.empty() && request.thorough) kind = "sanitizer";  // a report without the thread (the callback did not run)
     if (kind == "sanitizer") {
         std::string text(1 << 16, '\0');
-        const ssize_t n = pread(report.fd, text.data(), text.size(), 0);
+        const ssize_t n = pread(report.get(), text.data(), text.size(), 0);
         text.resize(n > 0 ? static_cast<size_t>(n) : 0);
         result.error_code = "KPLAY_SANITIZER";
         result.error = explain_sanitizer_report(*status, text, result);

@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "unique_fd.hpp"
+
 extern char** environ;
 
 namespace kplay {
@@ -18,29 +20,28 @@ ProcessResult run_process(const std::vector<std::string>& argv) {
     ProcessResult result;
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0) return result;
+    UniqueFd read_end(fds[0]), write_end(fds[1]);
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-    posix_spawn_file_actions_adddup2(&actions, fds[1], STDERR_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, write_end.get(), STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, write_end.get(), STDERR_FILENO);
     std::vector<char*> args;
     for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
     args.push_back(nullptr);
     pid_t pid = -1;
     const int spawned = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
-    close(fds[1]);
+    write_end.reset();  // only the child writes now: end of output is end of the child
     if (spawned != 0) {
-        close(fds[0]);
         result.output = std::string("could not start ") + argv[0];
         return result;
     }
     char buffer[4096];
     for (;;) {
-        const ssize_t n = read(fds[0], buffer, sizeof buffer);
+        const ssize_t n = read(read_end.get(), buffer, sizeof buffer);
         if (n > 0) result.output.append(buffer, static_cast<size_t>(n));
         else if (n == 0 || errno != EINTR) break;
     }
-    close(fds[0]);
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
