@@ -351,6 +351,13 @@ __global__ void k(int* out) {
 
 // ---- bounds checks through the engine: the messages a user reads ----------------------------------
 
+// A grayscale-task kernel whose body is `i` (the thread's pixel) and then `statement` (line 4 of the file).
+std::string one_statement_kernel(const std::string& statement) {
+    return "__global__ void k(const unsigned char* in, unsigned char* out, int n) {\n"
+           "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n" +
+           statement + "}\n";
+}
+
 RunReport run_grayscale_kernel(const std::string& body, const std::string& name, double timeout_s = 60, bool symbols = true,
                                bool sandbox = true) {
     test::TempDir dir;
@@ -371,27 +378,18 @@ RunReport run_grayscale_kernel(const std::string& body, const std::string& name,
 
 TEST(EmulatedDevice, OutOfBoundsWriteReadAndUnderflowNameThreadBufferAndLine) {
     RunReport write = run_grayscale_kernel(
-        "__global__ void k(const unsigned char* in, unsigned char* out, int n) {\n"
-        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-        "    if (i < n) out[i + 1] = in[3 * i];\n"
-        "}\n",
+        one_statement_kernel("    if (i < n) out[i + 1] = in[3 * i];\n"),
         "oob_write");
     EXPECT_EQ(write.error_code, "CUDA_ERROR_ILLEGAL_ADDRESS");
     EXPECT_EQ(write.error, "thread (127,0,0) of block (7,0,0) wrote 1 element past the end of 'out' (1024 bytes) at emu/oob_write.cu:4");
 
     RunReport read = run_grayscale_kernel(
-        "__global__ void k(const unsigned char* in, unsigned char* out, int n) {\n"
-        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-        "    if (i < n) out[i] = in[3 * i + 3];\n"
-        "}\n",
+        one_statement_kernel("    if (i < n) out[i] = in[3 * i + 3];\n"),
         "oob_read");
     EXPECT_EQ(read.error, "thread (127,0,0) of block (7,0,0) read 1 element past the end of 'in' (3072 bytes) at emu/oob_read.cu:4");
 
     RunReport under = run_grayscale_kernel(
-        "__global__ void k(const unsigned char* in, unsigned char* out, int n) {\n"
-        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-        "    if (i < n) out[i - 2] = in[3 * i];\n"
-        "}\n",
+        one_statement_kernel("    if (i < n) out[i - 2] = in[3 * i];\n"),
         "underflow");
     EXPECT_EQ(under.error, "thread (0,0,0) of block (0,0,0) wrote 2 elements before the start of 'out' (1024 bytes) at emu/underflow.cu:4");
 }
@@ -408,14 +406,8 @@ TEST(EmulatedDevice, EndlessLoopIsStoppedByTheTimeout) {
     EXPECT_NE(report.error.find("did not finish within 1 s on the emulated device"), std::string::npos) << report.error;
 }
 
-TEST(EmulatedDevice, TrapAndAssertAreReportedWithTheirLine) {
-    RunReport report = run_grayscale_kernel(
-        "__global__ void k(const unsigned char* in, unsigned char* out, int n) {\n"
-        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-        "    assert(i != 250);\n"
-        "    if (i < n) out[i] = in[3 * i];\n"
-        "}\n",
-        "assert");
+TEST(EmulatedDevice, AFailedAssertIsReportedWithItsThreadAndLine) {
+    RunReport report = run_grayscale_kernel(one_statement_kernel("    assert(i != 250); if (i < n) out[i] = in[3 * i];\n"), "assert");
     EXPECT_EQ(report.error_code, "CUDA_ERROR_ASSERT");
     EXPECT_EQ(report.error, "thread (122,0,0) of block (1,0,0): assertion `i != 250` failed at emu/assert.cu:4");
 }
