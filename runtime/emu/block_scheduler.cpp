@@ -1,4 +1,4 @@
-// Fibers, barriers and warp collectives for one block at a time.
+// Plain calls, fibers, barriers and warp collectives for one block at a time.
 #include "emu/block_scheduler.hpp"
 
 #include <dlfcn.h>
@@ -125,6 +125,9 @@ struct BlockScheduler::Impl {
     const FiberNotes& notes = fiber_notes();
     const void* scheduler_stack = nullptr;  // the worker's own stack, as the sanitizer knows it
     size_t scheduler_stack_size = 0;
+    bool fiber_mode = false;  // some thread of this block has waited: every thread now has its own fiber
+    const void* runner_bottom = nullptr;
+    size_t runner_size = 0;
 
     std::string where(const ThreadSlot& slot) const {
         return "thread " + dim_text(slot.state.thread_idx) + " of block " + dim_text(block.block_idx);
@@ -142,12 +145,58 @@ struct BlockScheduler::Impl {
         tls_thread = &slot.state;
     }
 
+    // Threads start as plain calls, one after another, inside a single fiber (the runner). When one of
+    // them waits (a barrier, a warp collective) the runner stays suspended in it, the block switches to
+    // fiber mode, and every thread not yet started gets a fiber of its own. A block without barriers thus
+    // costs one fiber, not one per thread.
+    void start_runner(size_t index) {
+        ThreadSlot& first = slots[index];
+        first.fiber = ctx::fiber(std::allocator_arg, PooledStack{&stacks}, [this](ctx::fiber&& sink) {
+            if (notes.finish) notes.finish(nullptr, &scheduler_stack, &scheduler_stack_size);
+            for (size_t t : resume_order) {
+                ThreadSlot& me = slots[t];
+                if (me.started) continue;
+                me.started = true;
+                running = t;
+                kernel.set_thread(&me.state);
+                tls_thread = &me.state;
+                me.sink = std::move(sink);  // the scheduler's side travels with the thread that may wait
+                kernel.entry(args);
+                me.wait = Wait::done;
+                sink = std::move(me.sink);
+                if (fiber_mode) break;  // the others were started on fibers of their own while this one waited
+            }
+            tls_thread = nullptr;
+            if (notes.start) notes.start(nullptr, scheduler_stack, scheduler_stack_size);  // this fiber ends
+            return std::move(sink);
+        });
+        runner_bottom = static_cast<char*>(stacks.last_taken.sp) - stacks.last_taken.size;
+        runner_size = stacks.last_taken.size;
+        void* fake_stack = nullptr;
+        if (notes.start) notes.start(&fake_stack, runner_bottom, runner_size);
+        ctx::fiber waiting = std::move(first.fiber).resume();
+        if (notes.finish) notes.finish(fake_stack, nullptr, nullptr);
+        tls_thread = nullptr;
+        if (waiting) {
+            // Thread `running` waits inside the runner: from now on it is that thread's fiber.
+            ThreadSlot& waiter = slots[running];
+            waiter.fiber = std::move(waiting);
+            waiter.stack_bottom = runner_bottom;
+            waiter.stack_size = runner_size;
+            fiber_mode = true;
+        }
+    }
+
     void resume(size_t index) {
         ThreadSlot& slot = slots[index];
+        slot.wait = Wait::none;
+        if (!slot.started && !fiber_mode) {
+            start_runner(index);
+            return;
+        }
         running = index;
         kernel.set_thread(&slot.state);
         tls_thread = &slot.state;
-        slot.wait = Wait::none;
         if (!slot.started) {
             slot.started = true;
             slot.fiber = ctx::fiber(std::allocator_arg, PooledStack{&stacks}, [this, index](ctx::fiber&& sink) {
@@ -228,6 +277,7 @@ struct BlockScheduler::Impl {
                                          static_cast<unsigned>(i / (static_cast<size_t>(block.block_dim.x) * block.block_dim.y))};
             slots[i].state.block = &block;
         }
+        fiber_mode = false;
         resume_order.resize(threads);
         for (size_t i = 0; i < threads; ++i) resume_order[i] = order == ThreadOrder::reverse ? threads - 1 - i : i;
         if (order == ThreadOrder::random) std::shuffle(resume_order.begin(), resume_order.end(), random);

@@ -1,11 +1,10 @@
-// Running one CUDA block on one worker thread: every CUDA thread is a fiber (Boost.Context).
+// Running one CUDA block on one worker thread; CUDA threads that wait become fibers (Boost.Context).
 //
-// A thread runs until it finishes or reaches a barrier or a warp collective, then hands control back.
-// A thread that finishes without waiting leaves its stack to the next one, so a block without
-// barriers costs one stack and a switch per thread, close to plain calls. Stacks are pooled per worker
-// and end in a guard page. A barrier releases when every live thread of the block waits; a warp
-// collective when every live lane of the warp waits. When nothing can move the block is deadlocked,
-// which is reported with the line, never waited on. The order in which threads are resumed is
+// Threads first run as plain calls, one after another in a single fiber. At the first barrier or warp
+// collective the block switches to fibers: the waiting thread keeps that fiber and every thread not yet
+// started gets its own. Stacks are pooled per worker and end in a guard page. A barrier releases when
+// every live thread of the block waits; a warp collective when every live lane of the warp waits. When
+// nothing can move the block is deadlocked, which is reported with the line, never waited on. The order in which threads are resumed is
 // selectable, so a missing __syncthreads shows up as a different result.
 #pragma once
 
