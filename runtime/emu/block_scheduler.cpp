@@ -126,8 +126,6 @@ struct BlockScheduler::Impl {
     const void* scheduler_stack = nullptr;  // the worker's own stack, as the sanitizer knows it
     size_t scheduler_stack_size = 0;
     bool fiber_mode = false;  // some thread of this block has waited: every thread now has its own fiber
-    const void* runner_bottom = nullptr;
-    size_t runner_size = 0;
 
     std::string where(const ThreadSlot& slot) const {
         return "thread " + dim_text(slot.state.thread_idx) + " of block " + dim_text(block.block_idx);
@@ -145,78 +143,60 @@ struct BlockScheduler::Impl {
         tls_thread = &slot.state;
     }
 
-    // Threads start as plain calls, one after another, inside a single fiber (the runner). When one of
-    // them waits (a barrier, a warp collective) the runner stays suspended in it, the block switches to
-    // fiber mode, and every thread not yet started gets a fiber of its own. A block without barriers thus
-    // costs one fiber, not one per thread.
-    void start_runner(size_t index) {
-        ThreadSlot& first = slots[index];
-        first.fiber = ctx::fiber(std::allocator_arg, PooledStack{&stacks}, [this](ctx::fiber&& sink) {
+    // Runs thread `t` to its end on the current fiber; `sink` (the scheduler's side) travels with it,
+    // so that it can wait.
+    void run_thread(size_t t, ctx::fiber& sink) {
+        ThreadSlot& me = slots[t];
+        me.started = true;
+        running = t;
+        kernel.set_thread(&me.state);
+        tls_thread = &me.state;
+        me.sink = std::move(sink);
+        kernel.entry(args);
+        me.wait = Wait::done;
+        sink = std::move(me.sink);
+    }
+
+    // A fiber starts with thread `index` and, until some thread of the block has waited, goes on with the
+    // threads not yet started as plain calls. When one of them waits (a barrier, a warp collective) the
+    // fiber stays suspended in it and the block switches to fiber mode: every thread not yet started then
+    // gets a fiber of its own. A block without barriers thus costs one fiber, not one per thread.
+    ctx::fiber make_fiber(size_t index) {
+        ctx::fiber fiber(std::allocator_arg, PooledStack{&stacks}, [this, index](ctx::fiber&& sink) {
             if (notes.finish) notes.finish(nullptr, &scheduler_stack, &scheduler_stack_size);
-            for (size_t t : resume_order) {
-                ThreadSlot& me = slots[t];
-                if (me.started) continue;
-                me.started = true;
-                running = t;
-                kernel.set_thread(&me.state);
-                tls_thread = &me.state;
-                me.sink = std::move(sink);  // the scheduler's side travels with the thread that may wait
-                kernel.entry(args);
-                me.wait = Wait::done;
-                sink = std::move(me.sink);
-                if (fiber_mode) break;  // the others were started on fibers of their own while this one waited
-            }
+            run_thread(index, sink);
+            for (size_t i = 0; i < resume_order.size() && !fiber_mode; ++i)
+                if (!slots[resume_order[i]].started) run_thread(resume_order[i], sink);
             tls_thread = nullptr;
             if (notes.start) notes.start(nullptr, scheduler_stack, scheduler_stack_size);  // this fiber ends
             return std::move(sink);
         });
-        runner_bottom = static_cast<char*>(stacks.last_taken.sp) - stacks.last_taken.size;
-        runner_size = stacks.last_taken.size;
-        void* fake_stack = nullptr;
-        if (notes.start) notes.start(&fake_stack, runner_bottom, runner_size);
-        ctx::fiber waiting = std::move(first.fiber).resume();
-        if (notes.finish) notes.finish(fake_stack, nullptr, nullptr);
-        tls_thread = nullptr;
-        if (waiting) {
-            // Thread `running` waits inside the runner: from now on it is that thread's fiber.
-            ThreadSlot& waiter = slots[running];
-            waiter.fiber = std::move(waiting);
-            waiter.stack_bottom = runner_bottom;
-            waiter.stack_size = runner_size;
-            fiber_mode = true;
-        }
+        slots[index].stack_bottom = static_cast<char*>(stacks.last_taken.sp) - stacks.last_taken.size;
+        slots[index].stack_size = stacks.last_taken.size;
+        slots[index].started = true;
+        return fiber;
     }
 
     void resume(size_t index) {
         ThreadSlot& slot = slots[index];
         slot.wait = Wait::none;
-        if (!slot.started && !fiber_mode) {
-            start_runner(index);
-            return;
-        }
+        if (!slot.started) slot.fiber = make_fiber(index);
         running = index;
         kernel.set_thread(&slot.state);
         tls_thread = &slot.state;
-        if (!slot.started) {
-            slot.started = true;
-            slot.fiber = ctx::fiber(std::allocator_arg, PooledStack{&stacks}, [this, index](ctx::fiber&& sink) {
-                if (notes.finish) notes.finish(nullptr, &scheduler_stack, &scheduler_stack_size);
-                ThreadSlot& me = slots[index];
-                me.sink = std::move(sink);
-                kernel.entry(args);
-                me.wait = Wait::done;
-                tls_thread = nullptr;
-                if (notes.start) notes.start(nullptr, scheduler_stack, scheduler_stack_size);  // this fiber ends
-                return std::move(me.sink);
-            });
-            slot.stack_bottom = static_cast<char*>(stacks.last_taken.sp) - stacks.last_taken.size;
-            slot.stack_size = stacks.last_taken.size;
-        }
         void* fake_stack = nullptr;
         if (notes.start) notes.start(&fake_stack, slot.stack_bottom, slot.stack_size);
-        slot.fiber = std::move(slot.fiber).resume();
+        ctx::fiber waiting = std::move(slot.fiber).resume();
         if (notes.finish) notes.finish(fake_stack, nullptr, nullptr);
         tls_thread = nullptr;
+        if (!waiting) return;  // the fiber ended
+        // Thread `running` waits on this fiber: from now on the fiber is that thread's, and every other
+        // thread gets its own.
+        ThreadSlot& waiter = slots[running];
+        waiter.fiber = std::move(waiting);
+        waiter.stack_bottom = slot.stack_bottom;
+        waiter.stack_size = slot.stack_size;
+        fiber_mode = true;
     }
 
     void release_warp(size_t first, size_t count) {
