@@ -9,6 +9,7 @@
 #include "emu/emulated_launch.hpp"
 #include "emu/emu_source.hpp"
 #include "emu/host_compiler.hpp"
+#include "emu/message_names.hpp"
 #include "emu/sanitizer_runtime.hpp"
 #include "emu/shared_object_check.hpp"
 #include "engine.hpp"
@@ -65,10 +66,7 @@ void Engine::run_emulated_stages(const RunRequest& request, RunReport& report, c
     report.stage = "compile";
     progress("compile");
     HostBuildRequest build;
-    // Messages name the file as folder/name ("matmul/01_seed_naive.cu"), the way the ladders are known.
-    const std::filesystem::path folder = request.kernel_path.parent_path().filename();
-    const std::string shown = (folder.empty() ? request.kernel_path.filename() : folder / request.kernel_path.filename()).string();
-    build.source = prepare_emulated_source(source, shown, {spec.kernel});
+    build.source = prepare_emulated_source(source, kernel_file_name(request.kernel_path.string()), {spec.kernel});
     build.source_path = request.kernel_path.string();
     build.defines = spec.defines;
     if (!config_.kernels_include_dir.empty()) build.include_dirs.push_back(config_.kernels_include_dir.string());

@@ -13,6 +13,7 @@
 #include <map>
 #include <random>
 
+#include "emu/message_names.hpp"
 #include "error.hpp"
 
 namespace kplay {
@@ -84,10 +85,6 @@ struct ThreadSlot {
     unsigned long long value = 0, result = 0;
 };
 
-std::string dim_text(const kplay_emu_dim& d) {
-    return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
-}
-
 // AddressSanitizer must be told when execution moves to another stack, or it mistakes a fiber's
 // stack for an overflow of the worker's. The hooks exist only in a thorough worker (ASan preloaded).
 struct FiberNotes {
@@ -128,7 +125,7 @@ struct BlockScheduler::Impl {
     bool fiber_mode = false;  // some thread of this block has waited: every thread now has its own fiber
 
     std::string where(const ThreadSlot& slot) const {
-        return "thread " + dim_text(slot.state.thread_idx) + " of block " + dim_text(block.block_idx);
+        return thread_name(slot.state.thread_idx, block.block_idx);
     }
     std::string site(const char* file, int line) const { return std::string(file) + ":" + std::to_string(line); }
 

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <thread>
 
+#include "emu/message_names.hpp"
 #include "emu/sandbox.hpp"
 #include "emu/subprocess.hpp"
 #include "unique_fd.hpp"
@@ -235,15 +236,9 @@ void sanitizer_death() {
     _exit(0);
 }
 
-std::string dim_text(const kplay_emu_dim& d) {
-    return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
-}
-
-// "/any/where/matmul/01_seed_naive.cu" -> "matmul/01_seed_naive.cu": how kplay names a kernel file.
-std::string folder_and_name(std::string file) {
-    if (const auto last = file.rfind('/'); last != std::string::npos && last > 0)
-        if (const auto before = file.rfind('/', last - 1); before != std::string::npos) file = file.substr(before + 1);
-    return file;
+// The CUDA thread that was running when the launch process stopped, when the handler knew it.
+std::string who_ran(const SharedStatus& status) {
+    return status.has_thread ? thread_name(status.thread_idx, status.block_idx) : "the kernel";
 }
 
 // "matmul/01_seed_naive.cu:9" for an address in the shared object, via addr2line (line tables: -g1).
@@ -258,13 +253,13 @@ std::string source_line(const std::filesystem::path& shared_object, uintptr_t pc
     const auto colon = text.rfind(':');
     if (colon == std::string::npos) return {};
     // addr2line joins the build folder to the #line name.
-    file = folder_and_name(text.substr(0, colon));
+    file = kernel_file_name(text.substr(0, colon));
     line = std::atoi(text.c_str() + colon + 1);
     return file + ":" + std::to_string(line);
 }
 
 std::string explain_fault(const EmulatedLaunchRequest& request, const SharedStatus& status, EmulatedLaunchResult& result) {
-    std::string who = status.has_thread ? "thread " + dim_text(status.thread_idx) + " of block " + dim_text(status.block_idx) : "the kernel";
+    const std::string who = who_ran(status);
     std::string at;
     const std::string where = source_line(request.shared_object, status.pc, status.so_base, result.file, result.line);
     if (!where.empty()) at = " at " + where;
@@ -300,7 +295,7 @@ std::string explain_fault(const EmulatedLaunchRequest& request, const SharedStat
 // "thread (3,0,0) of block (0,0,0): AddressSanitizer: stack-buffer-overflow (READ of size 4) at emu/x.cu:5",
 // then the report itself (trimmed), for the details.
 std::string explain_sanitizer_report(const SharedStatus& status, const std::string& report, EmulatedLaunchResult& result) {
-    std::string who = status.has_thread ? "thread " + dim_text(status.thread_idx) + " of block " + dim_text(status.block_idx) : "the kernel";
+    const std::string who = who_ran(status);
     std::string headline, access, location;
     std::vector<std::string> kept;
     size_t start = 0;
@@ -336,7 +331,7 @@ std::string explain_sanitizer_report(const SharedStatus& status, const std::stri
     if (!location.empty()) {
         // Keep folder/name:line, as the rest of kplay shows a kernel file.
         const auto colon = location.find(':', location.find(".cu"));
-        const std::string file = folder_and_name(location.substr(0, colon));
+        const std::string file = kernel_file_name(location.substr(0, colon));
         result.file = file;
         result.line = std::atoi(location.c_str() + colon + 1);
         location = file + ":" + std::to_string(result.line);
