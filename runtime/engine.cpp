@@ -150,6 +150,7 @@ EngineConfig default_engine_config() {
     const fs::path kernels = kernels_dir();
     if (!kernels.empty()) config.kernels_include_dir = kernels / "include";
     config.cuda_include_dir = cuda_include_dir();
+    config.emu_include_dir = emulated_include_dir();
     return config;
 }
 

@@ -34,6 +34,7 @@ struct EngineConfig {
     std::filesystem::path cache_dir;            // empty: memory-only compile cache
     std::filesystem::path kernels_include_dir;  // holds kplay.cuh
     std::filesystem::path cuda_include_dir;     // holds cuda_fp16.h
+    std::filesystem::path emu_include_dir;      // holds kplay_emu_prelude.h (the emulated CPU device)
 };
 
 // The configuration a program gets by default: the XDG cache, the located kernels_src and toolkit.

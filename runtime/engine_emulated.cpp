@@ -70,7 +70,9 @@ void Engine::run_emulated_stages(const RunRequest& request, RunReport& report, c
     build.source_path = request.kernel_path.string();
     build.defines = spec.defines;
     if (!config_.kernels_include_dir.empty()) build.include_dirs.push_back(config_.kernels_include_dir.string());
-    build.emu_include_dir = emulated_include_dir();
+    if (config_.emu_include_dir.empty())
+        throw InputError("The emulated device's prelude (runtime/emu/include/kplay_emu_prelude.h) was not found; set KPLAY_EMU_INCLUDE to its folder.");
+    build.emu_include_dir = config_.emu_include_dir;
     build.cache_dir = config_.cache_dir;
     const HostBuildResult built = build_with_host_compiler(build);
     report.host_compile_ms = built.compile_ms;

@@ -16,13 +16,25 @@ bool has_kplay_header(const fs::path& dir) {
     return fs::is_regular_file(dir / "include" / "kplay.cuh", error);
 }
 
-fs::path search_upwards(fs::path start) {
+// The first folder at or above `start` (up to 6 levels) holding `relative / marker`, as that folder
+// (`start/.../relative`); empty when none does.
+fs::path search_upwards(fs::path start, const fs::path& relative, const fs::path& marker) {
+    std::error_code error;
     for (int depth = 0; depth < 6 && !start.empty(); ++depth) {
-        if (has_kplay_header(start / "kernels_src")) return start / "kernels_src";
+        if (fs::is_regular_file(start / relative / marker, error)) return start / relative;
         if (start == start.parent_path()) break;
         start = start.parent_path();
     }
     return {};
+}
+
+// Above the executable, then above the working directory.
+fs::path search_near_program(const fs::path& relative, const fs::path& marker) {
+    std::error_code error;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", error);
+    if (!error)
+        if (fs::path found = search_upwards(exe.parent_path(), relative, marker); !found.empty()) return found;
+    return search_upwards(fs::current_path(error), relative, marker);
 }
 
 }  // namespace
@@ -32,11 +44,7 @@ fs::path kernels_dir() {
 #ifdef KPLAY_SOURCE_KERNELS_DIR
     if (has_kplay_header(KPLAY_SOURCE_KERNELS_DIR)) return KPLAY_SOURCE_KERNELS_DIR;
 #endif
-    std::error_code error;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", error);
-    if (!error)
-        if (fs::path found = search_upwards(exe.parent_path()); !found.empty()) return found;
-    return search_upwards(fs::current_path(error));
+    return search_near_program("kernels_src", fs::path("include") / "kplay.cuh");
 }
 
 fs::path cuda_include_dir() {
@@ -46,6 +54,15 @@ fs::path cuda_include_dir() {
     if (fs::is_regular_file(fs::path(KPLAY_BUILD_CUDA_INCLUDE_DIR) / "cuda_fp16.h", error)) return KPLAY_BUILD_CUDA_INCLUDE_DIR;
 #endif
     return "/usr/local/cuda/include";
+}
+
+fs::path emulated_include_dir() {
+    if (const char* env = std::getenv("KPLAY_EMU_INCLUDE"); env && *env) return env;
+    std::error_code error;
+#ifdef KPLAY_SOURCE_EMU_INCLUDE_DIR
+    if (fs::is_regular_file(fs::path(KPLAY_SOURCE_EMU_INCLUDE_DIR) / "kplay_emu_prelude.h", error)) return KPLAY_SOURCE_EMU_INCLUDE_DIR;
+#endif
+    return search_near_program(fs::path("runtime") / "emu" / "include", "kplay_emu_prelude.h");
 }
 
 }  // namespace kplay

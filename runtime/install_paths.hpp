@@ -1,4 +1,5 @@
-// Where kplay finds its own files at run time: kernels_src (with include/kplay.cuh) and the CUDA headers.
+// Where kplay finds its own files at run time: kernels_src (with include/kplay.cuh), the CUDA headers
+// and the emulated device's prelude.
 #pragma once
 
 #include <filesystem>
@@ -11,5 +12,9 @@ std::filesystem::path kernels_dir();
 
 // KPLAY_CUDA_INCLUDE, else the toolkit include folder found at build time, else /usr/local/cuda/include.
 std::filesystem::path cuda_include_dir();
+
+// KPLAY_EMU_INCLUDE, else the source tree's runtime/emu/include, else one found above the executable or
+// the working directory (kplay_emu_prelude.h and the stand-in headers).
+std::filesystem::path emulated_include_dir();
 
 }  // namespace kplay

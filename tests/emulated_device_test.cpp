@@ -16,6 +16,7 @@
 #include "emu/shared_object_check.hpp"
 #include "engine.hpp"
 #include "error.hpp"
+#include "install_paths.hpp"
 #include "test_support.hpp"
 #include "worker_client.hpp"
 

@@ -1,8 +1,6 @@
 // The emulated CPU device as kplay lists it: CUDA's launch limits on the host's cores.
 #pragma once
 
-#include <filesystem>
-
 #include "device_info.hpp"
 
 namespace kplay {
@@ -10,8 +8,5 @@ namespace kplay {
 // Limits mirror a recent GPU (1024 threads per block, 48 KiB of shared memory without the opt-in,
 // 227 KiB with it), so a launch that works here is a valid launch there. ordinal is -1.
 DeviceInfo emulated_device_info(int workers);
-
-// KPLAY_EMU_INCLUDE, else the source tree's runtime/emu/include, else one found above the executable.
-std::filesystem::path emulated_include_dir();
 
 }  // namespace kplay
