@@ -1,6 +1,7 @@
 // Rewriting a kernel file for the host compiler without moving any line.
 #include "emu/emu_source.hpp"
 
+#include <algorithm>
 #include <regex>
 
 #include "error.hpp"
@@ -11,27 +12,24 @@ namespace kplay {
 namespace {
 
 int line_of(const std::string& text, size_t offset) {
-    int line = 1;
-    for (size_t i = 0; i < offset && i < text.size(); ++i)
-        if (text[i] == '\n') ++line;
-    return line;
+    return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(std::min(offset, text.size())), '\n'));
 }
 
-// Whether `offset` lies at namespace scope: every brace open there was opened by `namespace ... {`.
-bool only_namespaces_open(const std::string& blank, size_t offset) {
-    std::vector<bool> is_namespace;
+// Whether `offset` lies at namespace scope: every brace still open there was opened by `namespace ... {`.
+bool at_namespace_scope(const std::string& blank, size_t offset) {
+    static const std::regex namespace_word(R"(\bnamespace\b)");
+    std::vector<bool> opened_by_namespace;  // one per open brace
+    size_t statement_start = 0;             // just after the last ; { or }
     for (size_t i = 0; i < offset; ++i) {
-        if (blank[i] == '{') {
-            const size_t begin = blank.find_last_of(";{}", i == 0 ? 0 : i - 1);
-            const std::string head = blank.substr(begin == std::string::npos ? 0 : begin + 1, i - (begin == std::string::npos ? 0 : begin + 1));
-            is_namespace.push_back(std::regex_search(head, std::regex(R"(\bnamespace\b)")));
-        } else if (blank[i] == '}' && !is_namespace.empty()) {
-            is_namespace.pop_back();
-        }
+        const char c = blank[i];
+        if (c == '{')
+            opened_by_namespace.push_back(std::regex_search(blank.begin() + static_cast<long>(statement_start),
+                                                            blank.begin() + static_cast<long>(i), namespace_word));
+        else if (c == '}' && !opened_by_namespace.empty())
+            opened_by_namespace.pop_back();
+        if (c == ';' || c == '{' || c == '}') statement_start = i + 1;
     }
-    for (bool ns : is_namespace)
-        if (!ns) return false;
-    return true;
+    return std::all_of(opened_by_namespace.begin(), opened_by_namespace.end(), [](bool ns) { return ns; });
 }
 
 }  // namespace
@@ -65,7 +63,7 @@ EmulatedSource prepare_emulated_source(const std::string& source, const std::str
         while (!type.empty() && std::isspace(static_cast<unsigned char>(type.back()))) type.pop_back();
         const std::string pointer = "(reinterpret_cast<" + type + "*>(::kplay_emu::dynamic_smem()))";
         std::string replacement;
-        if (only_namespaces_open(blank, offset)) {
+        if (at_namespace_scope(blank, offset)) {
             // Namespace scope: a macro, so every later use reads the current block's memory.
             const size_t line_start = blank.rfind('\n', offset == 0 ? 0 : offset - 1);
             const size_t line_end = blank.find('\n', offset);
