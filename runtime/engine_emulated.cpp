@@ -113,9 +113,8 @@ void Engine::run_emulated_stages(const RunRequest& request, RunReport& report, c
     report.stage = "inputs";
     progress("cpu");
     const auto inputs_start = std::chrono::steady_clock::now();
-    // A CPU runs a 1024^3 matmul in seconds, not microseconds: without a size asked for, use 512.
     InputRequest inputs = request.inputs;
-    if (inputs.size.empty() && task.name() == "matmul") inputs.size = "512";
+    if (inputs.size.empty() && task.name() == "matmul") inputs.size = std::to_string(kEmulatedMatmulSize);
     TaskData data = make_inputs_cached(task, inputs);
     report.inputs_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - inputs_start).count();
     report.input_description = data.description;

@@ -5,6 +5,7 @@
 
 #include "commands.hpp"
 #include "bench_report.hpp"
+#include "emu/emulated_device.hpp"
 #include "exit_codes.hpp"
 #include "option_parsing.hpp"
 #include "report_json.hpp"
@@ -65,8 +66,8 @@ std::function<int()> add_bench_command(CLI::App& app) {
             request.flush_l2 = !o->no_flush;
             request.rotate_inputs = true;
             request.inputs.image_path = task == "grayscale" ? o->image : "";
-            const char* matmul_size = emulated ? "512" : "4096";
-            const char* image_size = emulated ? "1920x1080" : "7680x4320";
+            const std::string matmul_size = emulated ? std::to_string(kEmulatedMatmulSize) : "4096";
+            const std::string image_size = emulated ? kEmulatedImageSize : "7680x4320";
             request.inputs.size = !o->size.empty() ? o->size : task == "matmul" ? matmul_size : o->image.empty() ? image_size : "";
             request.emulate = emulated;
             request.emulate_without_gpu = false;  // decided above, once for the whole table

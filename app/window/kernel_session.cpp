@@ -236,7 +236,8 @@ void KernelSession::handle(WorkerResult result, bool from_thorough_worker) {
             devices_known_ = true;
         }
         // Without a GPU the matrices shrink from the GPU default to what a CPU runs in about a second.
-        if (devices_.devices.empty() && inputs.m == 1024 && inputs.n == 1024 && inputs.k == 1024) inputs.m = inputs.n = inputs.k = 512;
+        if (devices_.devices.empty() && inputs.m == 1024 && inputs.n == 1024 && inputs.k == 1024)
+            inputs.m = inputs.n = inputs.k = kEmulatedMatmulSize;
         return;
     }
     if (result.id != in_flight_) return;  // overtaken by a newer save or setting

@@ -9,4 +9,9 @@ namespace kplay {
 // 227 KiB with it), so a launch that works here is a valid launch there. ordinal is -1.
 DeviceInfo emulated_device_info(int workers);
 
+// Default inputs on the emulated device, where a GPU's defaults (4096^3, 7680x4320) would take a CPU
+// minutes: about a second each.
+constexpr int kEmulatedMatmulSize = 512;
+constexpr const char* kEmulatedImageSize = "1920x1080";
+
 }  // namespace kplay
