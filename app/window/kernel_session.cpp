@@ -213,10 +213,7 @@ double KernelSession::cublas_gflops() const {
 }
 
 void KernelSession::handle(WorkerResult result, bool from_thorough_worker) {
-    // The two workers number their requests independently: a result counts only from the worker asked.
-    if (from_thorough_worker != in_flight_thorough_ && !(from_thorough_worker == false && (result.id == devices_request_ ||
-                                                                                           result.id == baseline_request_)))
-        return;
+    // Device lists and cuBLAS baselines are asked of the main worker only.
     if (!from_thorough_worker && result.id == baseline_request_) {
         baseline_request_ = 0;
         const RunReport& baseline = result.run;
@@ -224,10 +221,6 @@ void KernelSession::handle(WorkerResult result, bool from_thorough_worker) {
         if (!baseline.ok()) baseline_note_ = baseline.error;
         return;
     }
-    // The worker leaves out an input we already have: take it from the result on screen.
-    if (shown_ && result.run.input.empty() && !result.run.input_identity.empty() &&
-        result.run.input_identity == shown_->input_identity)
-        result.run.input = shown_->input;
     if (!from_thorough_worker && result.id == devices_request_) {
         devices_ = result.devices;
         devices_known_ = result.ok();
@@ -240,6 +233,12 @@ void KernelSession::handle(WorkerResult result, bool from_thorough_worker) {
             inputs.m = inputs.n = inputs.k = kEmulatedMatmulSize;
         return;
     }
+    // The two workers number their requests independently: a run's answer counts only from the worker asked.
+    if (from_thorough_worker != in_flight_thorough_) return;
+    // The worker leaves out an input we already have: take it from the result on screen.
+    if (shown_ && result.run.input.empty() && !result.run.input_identity.empty() &&
+        result.run.input_identity == shown_->input_identity)
+        result.run.input = shown_->input;
     if (result.id != in_flight_) return;  // overtaken by a newer save or setting
     in_flight_ = 0;
     ++results_received_;
