@@ -431,13 +431,18 @@ const Hostile kHostile[] = {
     {"fork", "extern \"C\" __device__ int fork();", "fork()", "fork", "clone"},
 };
 
+// The kernel: thread 0 of block 0 makes the hostile call.
+std::string hostile_kernel(const Hostile& h) {
+    return std::string(h.declaration) +
+           "\n__global__ void k(const unsigned char* in, unsigned char* out, int n) {\n"
+           "    if (threadIdx.x == 0 && blockIdx.x == 0) out[0] = (unsigned char)" +
+           h.call + ";\n}\n";
+}
+
 TEST(EmulatedDevice, HostileKernelsAreRefusedBeforeLoading) {
     for (const Hostile& h : kHostile) {
         SCOPED_TRACE(h.name);
-        const RunReport report = run_grayscale_kernel(std::string(h.declaration) +
-                                                          "\n__global__ void k(const unsigned char* in, unsigned char* out, int n) {\n"
-                                                          "    if (threadIdx.x == 0 && blockIdx.x == 0) out[0] = (unsigned char)" +
-                                                          h.call + ";\n}\n",
+        const RunReport report = run_grayscale_kernel(hostile_kernel(h),
                                                       std::string("hostile_") + h.name);
         EXPECT_FALSE(report.ok());
         EXPECT_NE(report.error.find("refused to load the emulated kernel: it calls "), std::string::npos) << report.error;
@@ -453,10 +458,7 @@ TEST(EmulatedDevice, HostileKernelsPastTheSymbolCheckAreStoppedByTheSandbox) {
     fs::remove("/tmp/kplay-hostile-file");
     for (const Hostile& h : kHostile) {
         SCOPED_TRACE(h.name);
-        const RunReport report = run_grayscale_kernel(std::string(h.declaration) +
-                                                          "\n__global__ void k(const unsigned char* in, unsigned char* out, int n) {\n"
-                                                          "    if (threadIdx.x == 0 && blockIdx.x == 0) out[0] = (unsigned char)" +
-                                                          h.call + ";\n}\n",
+        const RunReport report = run_grayscale_kernel(hostile_kernel(h),
                                                       std::string("sandboxed_") + h.name, 60, /*symbols=*/false);
         EXPECT_FALSE(report.ok());
         EXPECT_EQ(report.error_code, "KPLAY_SANDBOX") << report.error;
