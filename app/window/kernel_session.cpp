@@ -124,9 +124,12 @@ void KernelSession::submit(bool automatic) {
         notice_ = "Not launched: the launch settings break a device limit (see Launch).";
         return;
     }
-    // The first run waits for the device list (the worker answers it first, in milliseconds): without a
-    // GPU the run goes to the emulated device, at sizes made for a CPU.
-    if (!devices_known_ && devices_request_ != 0) handle(client_.wait(devices_request_));
+    // The first run waits for the device list, without blocking the window: without a GPU the run goes
+    // to the emulated device, at sizes made for a CPU. The device list's answer submits it.
+    if (!devices_known_) {
+        deferred_submit_ = automatic;
+        return;
+    }
     RunRequest request;
     request.kernel_path = file_;
     request.source = source_;
@@ -231,6 +234,11 @@ void KernelSession::handle(WorkerResult result, bool from_thorough_worker) {
         // Without a GPU the matrices shrink from the GPU default to what a CPU runs in about a second.
         if (devices_.devices.empty() && inputs.m == 1024 && inputs.n == 1024 && inputs.k == 1024)
             inputs.m = inputs.n = inputs.k = kEmulatedMatmulSize;
+        if (deferred_submit_) {
+            const bool automatic = *deferred_submit_;
+            deferred_submit_.reset();
+            submit(automatic);
+        }
         return;
     }
     // The two workers number their requests independently: a run's answer counts only from the worker asked.

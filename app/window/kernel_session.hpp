@@ -85,7 +85,7 @@ public:
     const std::optional<KernelSpec>& spec() const { return spec_; }
     const std::string& spec_error() const { return spec_error_; }
     const std::string& file_error() const { return file_error_; }
-    bool busy() const { return in_flight_ != 0; }
+    bool busy() const { return in_flight_ != 0 || deferred_submit_.has_value(); }
     double busy_seconds() const;
     const std::optional<RunReport>& last() const { return last_; }    // the newest result, good or bad
     const std::optional<RunReport>& shown() const { return shown_; }  // the newest result with outputs
@@ -137,6 +137,7 @@ private:
     uint64_t in_flight_ = 0;         // the run request whose result we wait for (0: none)
     Clock::time_point in_flight_since_{};
     std::optional<Clock::time_point> in_flight_change_;  // the save that caused it
+    std::optional<bool> deferred_submit_;  // a run asked for before the device list came (automatic or not)
     std::string hung_key_;           // source+settings that hung: not re-run automatically
     std::string in_flight_key_;
     std::optional<Clock::time_point> retry_at_;
