@@ -63,8 +63,7 @@ void draw_results_panel(AppState& state) {
         row("compile", "%.1f ms (%s) for %s", r.compile.cache_hit ? r.compile.lookup_ms : r.compile.compile_ms,
             r.compile.cache_hit ? "cache hit" : "cache miss", r.compile.arch.c_str());
     if (r.device && r.emulated)
-        row("device", "%s, threads in %s order%s", r.device->name.c_str(), r.thread_order.c_str(),
-            r.thorough ? ", thorough (ASan + UBSan)" : "");
+        row("device", "%s, %s order%s", r.device->name.c_str(), r.thread_order.c_str(), r.thorough ? ", ASan + UBSan" : "");
     else if (r.device) row("device", "%s (%s)", r.device->name.c_str(), r.device->arch().c_str());
     if (r.emulated && r.stage != "compile") row("host build", r.host_compile_cached ? "cached" : "%.0f ms (host compiler)", r.host_compile_ms);
     if (r.ok() && r.emulated) {
