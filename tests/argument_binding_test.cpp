@@ -3,8 +3,8 @@
 
 #include <cstring>
 
-#include "argument_binding.hpp"
-#include "error.hpp"
+#include "run/argument_binding.hpp"
+#include "base/error.hpp"
 
 using namespace kplay;
 

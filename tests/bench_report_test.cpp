@@ -1,7 +1,7 @@
 // The bench table's CPU-side logic: percentages against the right ceiling, a stable layout, JSON.
 #include <gtest/gtest.h>
 
-#include "bench_report.hpp"
+#include "client/bench_report.hpp"
 
 using namespace kplay;
 

@@ -3,7 +3,7 @@
 
 #include <fstream>
 
-#include "compile_cache.hpp"
+#include "compile/compile_cache.hpp"
 #include "test_support.hpp"
 
 using namespace kplay;

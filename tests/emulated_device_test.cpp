@@ -14,11 +14,11 @@
 #include "emu/host_compiler.hpp"
 #include "emu/sanitizer_runtime.hpp"
 #include "emu/shared_object_check.hpp"
-#include "engine.hpp"
-#include "error.hpp"
-#include "install_paths.hpp"
+#include "run/engine.hpp"
+#include "base/error.hpp"
+#include "base/install_paths.hpp"
 #include "test_support.hpp"
-#include "worker_client.hpp"
+#include "client/worker_client.hpp"
 
 namespace kplay {
 namespace {

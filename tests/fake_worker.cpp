@@ -19,8 +19,8 @@
 #include <fstream>
 #include <string>
 
-#include "engine_codec.hpp"
-#include "worker_protocol.hpp"
+#include "client/codec.hpp"
+#include "client/frames.hpp"
 
 int main(int argc, char** argv) {
     int socket = -1;

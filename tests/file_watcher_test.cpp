@@ -6,7 +6,7 @@
 #include <fstream>
 #include <thread>
 
-#include "file_watcher.hpp"
+#include "client/file_watcher.hpp"
 #include "test_support.hpp"
 
 using namespace kplay;

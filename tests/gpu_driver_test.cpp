@@ -1,9 +1,9 @@
 // On a GPU machine: the driver table loads, devices are described, the copy ceiling is measured.
 #include <gtest/gtest.h>
 
-#include "copy_ceiling.hpp"
-#include "cuda_context.hpp"
-#include "device_info.hpp"
+#include "cuda/copy_ceiling.hpp"
+#include "cuda/cuda_context.hpp"
+#include "cuda/device_info.hpp"
 #include "test_support.hpp"
 
 using namespace kplay;

@@ -7,7 +7,7 @@
 #include <cstdio>
 
 #include "test_support.hpp"
-#include "worker_client.hpp"
+#include "client/worker_client.hpp"
 
 using namespace kplay;
 

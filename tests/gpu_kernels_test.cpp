@@ -2,7 +2,7 @@
 // and wrong kernels or launches are caught with the right message.
 #include <gtest/gtest.h>
 
-#include "engine.hpp"
+#include "run/engine.hpp"
 #include "test_support.hpp"
 
 using namespace kplay;

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "grayscale_task.hpp"
+#include "tasks/grayscale_task.hpp"
 
 using namespace kplay;
 

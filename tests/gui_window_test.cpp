@@ -19,8 +19,8 @@
 
 #include <stb_image.h>
 
-#include "default_image.hpp"
-#include "image_io.hpp"
+#include "base/default_image.hpp"
+#include "base/image_io.hpp"
 #include "test_support.hpp"
 
 extern char** environ;

@@ -3,9 +3,9 @@
 
 #include <stb_image_write.h>
 
-#include "default_image.hpp"
-#include "error.hpp"
-#include "image_io.hpp"
+#include "base/default_image.hpp"
+#include "base/error.hpp"
+#include "base/image_io.hpp"
 #include "test_support.hpp"
 
 using namespace kplay;

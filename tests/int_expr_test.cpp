@@ -1,8 +1,8 @@
 // Integer expressions used by annotations: precedence, functions, names and every error path.
 #include <gtest/gtest.h>
 
-#include "error.hpp"
-#include "int_expr.hpp"
+#include "base/error.hpp"
+#include "base/int_expr.hpp"
 
 using kplay::evaluate_int_expr;
 using kplay::InputError;

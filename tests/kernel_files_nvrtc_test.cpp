@@ -1,7 +1,7 @@
 // Every shipped kernel file resolves its spec and compiles with NVRTC, its kernel found by name.
 #include <gtest/gtest.h>
 
-#include "engine.hpp"
+#include "run/engine.hpp"
 #include "test_support.hpp"
 
 using namespace kplay;

@@ -1,8 +1,8 @@
 // The kplay annotation and inference from the folder and the kernel list, with their exact messages.
 #include <gtest/gtest.h>
 
-#include "error.hpp"
-#include "kernel_spec.hpp"
+#include "base/error.hpp"
+#include "spec/kernel_spec.hpp"
 
 using namespace kplay;
 

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <cstring>
 
-#include "error.hpp"
-#include "matmul_task.hpp"
+#include "base/error.hpp"
+#include "tasks/matmul_task.hpp"
 
 using namespace kplay;
 

@@ -1,9 +1,9 @@
 // NVRTC compiles (no GPU needed): PTX and CUBIN, name expressions, includes, and errors as values.
 #include <gtest/gtest.h>
 
-#include "engine.hpp"
-#include "error.hpp"
-#include "nvrtc_compiler.hpp"
+#include "run/engine.hpp"
+#include "base/error.hpp"
+#include "compile/nvrtc_compiler.hpp"
 #include "test_support.hpp"
 
 using namespace kplay;

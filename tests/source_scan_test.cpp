@@ -1,8 +1,8 @@
 // Kernel discovery from source text, comment blanking, BOM handling and include resolution.
 #include <gtest/gtest.h>
 
-#include "error.hpp"
-#include "source_scan.hpp"
+#include "base/error.hpp"
+#include "spec/source_scan.hpp"
 #include "test_support.hpp"
 
 using namespace kplay;

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "device_info.hpp"
+#include "cuda/device_info.hpp"
 
 namespace kplay::test {
 

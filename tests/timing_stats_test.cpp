@@ -1,7 +1,7 @@
 // Median, extremes and spread of timing samples.
 #include <gtest/gtest.h>
 
-#include "timing_stats.hpp"
+#include "base/timing_stats.hpp"
 
 TEST(TimingStats, SummarisesOddAndEvenCounts) {
     auto stats = kplay::summarize_timings({5, 1, 3});

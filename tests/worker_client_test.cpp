@@ -6,7 +6,7 @@
 #include <cstdlib>
 
 #include "test_support.hpp"
-#include "worker_client.hpp"
+#include "client/worker_client.hpp"
 
 using namespace kplay;
 

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <thread>
 
-#include "worker_protocol.hpp"
+#include "client/frames.hpp"
 
 using namespace kplay;
 

@@ -4,14 +4,14 @@
 #include <iostream>
 
 #include "commands.hpp"
-#include "bench_report.hpp"
+#include "client/bench_report.hpp"
 #include "emu/emulated_device.hpp"
 #include "exit_codes.hpp"
 #include "option_parsing.hpp"
-#include "report_json.hpp"
-#include "kernel_spec.hpp"
-#include "source_scan.hpp"
-#include "worker_client.hpp"
+#include "client/report_json.hpp"
+#include "spec/kernel_spec.hpp"
+#include "spec/source_scan.hpp"
+#include "client/worker_client.hpp"
 
 namespace kplay::cli {
 

@@ -4,11 +4,11 @@
 
 #include "commands.hpp"
 #include "diagnostic_printer.hpp"
-#include "engine.hpp"
+#include "run/engine.hpp"
 #include "exit_codes.hpp"
 #include "option_parsing.hpp"
-#include "report_json.hpp"
-#include "worker_client.hpp"
+#include "client/report_json.hpp"
+#include "client/worker_client.hpp"
 
 namespace kplay::cli {
 

@@ -7,9 +7,9 @@
 #include "emu/emulated_launch.hpp"
 #include "emu/host_compiler.hpp"
 #include "exit_codes.hpp"
-#include "nvrtc_compiler.hpp"
-#include "report_json.hpp"
-#include "worker_client.hpp"
+#include "compile/nvrtc_compiler.hpp"
+#include "client/report_json.hpp"
+#include "client/worker_client.hpp"
 
 namespace kplay::cli {
 

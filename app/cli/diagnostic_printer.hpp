@@ -4,7 +4,7 @@
 #include <ostream>
 #include <string>
 
-#include "nvrtc_compiler.hpp"
+#include "compile/nvrtc_compiler.hpp"
 
 namespace kplay::cli {
 

@@ -5,14 +5,14 @@
 
 #include "commands.hpp"
 #include "diagnostic_printer.hpp"
-#include "engine.hpp"
+#include "run/engine.hpp"
 #include "exit_codes.hpp"
-#include "image_io.hpp"
+#include "base/image_io.hpp"
 #include "option_parsing.hpp"
 #include "emu/sanitizer_runtime.hpp"
-#include "error.hpp"
-#include "report_json.hpp"
-#include "worker_client.hpp"
+#include "base/error.hpp"
+#include "client/report_json.hpp"
+#include "client/worker_client.hpp"
 
 namespace kplay::cli {
 

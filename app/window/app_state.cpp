@@ -7,9 +7,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "cache_dir.hpp"
-#include "error.hpp"
-#include "image_io.hpp"
+#include "base/cache_dir.hpp"
+#include "base/error.hpp"
+#include "base/image_io.hpp"
 
 namespace kplay::window {
 

@@ -3,7 +3,7 @@
 
 #include <cstdlib>
 
-#include "cache_dir.hpp"
+#include "base/cache_dir.hpp"
 
 namespace kplay::window {
 

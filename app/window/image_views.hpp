@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "engine.hpp"
+#include "run/engine.hpp"
 #include "gl_resources.hpp"
 
 namespace kplay::window {

@@ -3,13 +3,13 @@
 
 #include <ctime>
 
-#include "content_hash.hpp"
+#include "base/content_hash.hpp"
 #include "emu/emulated_device.hpp"
 #include "emu/sanitizer_runtime.hpp"
-#include "engine_codec.hpp"
-#include "error.hpp"
-#include "launch_config.hpp"
-#include "source_scan.hpp"
+#include "client/codec.hpp"
+#include "base/error.hpp"
+#include "client/launch_config.hpp"
+#include "spec/source_scan.hpp"
 
 namespace kplay::window {
 

@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "engine.hpp"
-#include "file_watcher.hpp"
-#include "kernel_spec.hpp"
-#include "worker_client.hpp"
+#include "run/engine.hpp"
+#include "client/file_watcher.hpp"
+#include "spec/kernel_spec.hpp"
+#include "client/worker_client.hpp"
 
 namespace kplay::window {
 

@@ -12,7 +12,7 @@
 #include <cstdio>
 #include <thread>
 
-#include "install_paths.hpp"
+#include "base/install_paths.hpp"
 #include "panels.hpp"
 #include "settings_store.hpp"
 #include "state_dump.hpp"

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
-#include "cache_dir.hpp"
+#include "base/cache_dir.hpp"
 
 namespace kplay::window {
 

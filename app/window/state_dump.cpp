@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "cache_dir.hpp"
-#include "report_json.hpp"
+#include "base/cache_dir.hpp"
+#include "client/report_json.hpp"
 #include "stb_image_write.h"
 
 namespace kplay::window {

@@ -10,9 +10,9 @@
 #include <fstream>
 #include <string>
 
-#include "engine.hpp"
-#include "engine_codec.hpp"
-#include "worker_protocol.hpp"
+#include "run/engine.hpp"
+#include "client/codec.hpp"
+#include "client/frames.hpp"
 
 namespace {
 

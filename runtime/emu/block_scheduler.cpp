@@ -14,7 +14,7 @@
 #include <random>
 
 #include "emu/message_names.hpp"
-#include "error.hpp"
+#include "base/error.hpp"
 
 namespace kplay {
 

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <regex>
 
-#include "error.hpp"
-#include "source_scan.hpp"
+#include "base/error.hpp"
+#include "spec/source_scan.hpp"
 
 namespace kplay {
 

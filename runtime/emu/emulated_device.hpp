@@ -1,7 +1,7 @@
 // The emulated CPU device as kplay lists it: CUDA's launch limits on the host's cores.
 #pragma once
 
-#include "device_info.hpp"
+#include "cuda/device_info.hpp"
 
 namespace kplay {
 

@@ -6,12 +6,12 @@
 #include <chrono>
 #include <cstdlib>
 
-#include "cache_dir.hpp"
-#include "content_hash.hpp"
+#include "base/cache_dir.hpp"
+#include "base/content_hash.hpp"
 #include "emu/sanitizer_runtime.hpp"
 #include "emu/subprocess.hpp"
-#include "error.hpp"
-#include "source_scan.hpp"
+#include "base/error.hpp"
+#include "spec/source_scan.hpp"
 
 namespace kplay {
 

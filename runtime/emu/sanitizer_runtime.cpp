@@ -6,7 +6,7 @@
 
 #include "emu/host_compiler.hpp"
 #include "emu/subprocess.hpp"
-#include "error.hpp"
+#include "base/error.hpp"
 
 namespace kplay {
 

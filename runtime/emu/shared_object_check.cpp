@@ -7,9 +7,9 @@
 #include <cstring>
 #include <set>
 
-#include "cache_dir.hpp"
+#include "base/cache_dir.hpp"
 #include "emu/sanitizer_runtime.hpp"
-#include "error.hpp"
+#include "base/error.hpp"
 
 namespace kplay {
 

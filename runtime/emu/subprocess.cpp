@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "unique_fd.hpp"
+#include "base/unique_fd.hpp"
 
 extern char** environ;
 

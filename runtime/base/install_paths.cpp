@@ -1,0 +1,68 @@
+// Resolution of run-time paths; the build bakes in the source tree, which a copied tree may not have.
+#include "base/install_paths.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+
+namespace kplay {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool has_kplay_header(const fs::path& dir) {
+    std::error_code error;
+    return fs::is_regular_file(dir / "include" / "kplay.cuh", error);
+}
+
+// The first folder at or above `start` (up to 6 levels) holding `relative / marker`, as that folder
+// (`start/.../relative`); empty when none does.
+fs::path search_upwards(fs::path start, const fs::path& relative, const fs::path& marker) {
+    std::error_code error;
+    for (int depth = 0; depth < 6 && !start.empty(); ++depth) {
+        if (fs::is_regular_file(start / relative / marker, error)) return start / relative;
+        if (start == start.parent_path()) break;
+        start = start.parent_path();
+    }
+    return {};
+}
+
+// Above the executable, then above the working directory.
+fs::path search_near_program(const fs::path& relative, const fs::path& marker) {
+    std::error_code error;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", error);
+    if (!error)
+        if (fs::path found = search_upwards(exe.parent_path(), relative, marker); !found.empty()) return found;
+    return search_upwards(fs::current_path(error), relative, marker);
+}
+
+}  // namespace
+
+fs::path kernels_dir() {
+    if (const char* env = std::getenv("KPLAY_KERNELS_DIR"); env && *env) return env;
+#ifdef KPLAY_SOURCE_KERNELS_DIR
+    if (has_kplay_header(KPLAY_SOURCE_KERNELS_DIR)) return KPLAY_SOURCE_KERNELS_DIR;
+#endif
+    return search_near_program("kernels_src", fs::path("include") / "kplay.cuh");
+}
+
+fs::path cuda_include_dir() {
+    if (const char* env = std::getenv("KPLAY_CUDA_INCLUDE"); env && *env) return env;
+    std::error_code error;
+#ifdef KPLAY_BUILD_CUDA_INCLUDE_DIR
+    if (fs::is_regular_file(fs::path(KPLAY_BUILD_CUDA_INCLUDE_DIR) / "cuda_fp16.h", error)) return KPLAY_BUILD_CUDA_INCLUDE_DIR;
+#endif
+    return "/usr/local/cuda/include";
+}
+
+fs::path emulated_include_dir() {
+    if (const char* env = std::getenv("KPLAY_EMU_INCLUDE"); env && *env) return env;
+    std::error_code error;
+#ifdef KPLAY_SOURCE_EMU_INCLUDE_DIR
+    if (fs::is_regular_file(fs::path(KPLAY_SOURCE_EMU_INCLUDE_DIR) / "kplay_emu_prelude.h", error)) return KPLAY_SOURCE_EMU_INCLUDE_DIR;
+#endif
+    return search_near_program(fs::path("runtime") / "emu" / "include", "kplay_emu_prelude.h");
+}
+
+}  // namespace kplay

@@ -1,0 +1,39 @@
+// The bench table: kernels beside their ceilings (copy bandwidth, cuBLAS), as text and as JSON.
+//
+// Kept apart from the command so its layout and JSON are tested without a GPU.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "run/engine.hpp"
+
+namespace kplay {
+
+struct BenchRow {
+    std::string name;        // the file as given, or the baseline's id (cublas-fp32, cublas-tf32)
+    bool baseline = false;
+    RunReport report;
+};
+
+struct BenchSummary {
+    std::string device;
+    double copy_ceiling_gbps = 0;
+    double cublas_fp32_gflops = 0;  // 0 when there is no cuBLAS row
+    std::string cublas_note;        // why there is none
+    int warmup = 0, repeat = 0;
+    bool l2_flush = true;
+    bool emulated = false;          // the emulated CPU device: no ceilings, and times that say nothing of a GPU
+    std::vector<BenchRow> rows;     // baselines first, then the files in the order given
+};
+
+// The percentage a row is judged by: % of the copy ceiling (grayscale), % of cuBLAS fp32 (matmul);
+// 0 for the TF32 baseline, which is a different ceiling.
+double bench_percent(const BenchSummary& summary, const BenchRow& row);
+
+// Fixed-width table; the same rows always give the same layout.
+std::string format_bench_table(const BenchSummary& summary);
+nlohmann::json bench_json(const BenchSummary& summary);
+
+}  // namespace kplay

@@ -1,0 +1,51 @@
+// Launch configurations: the auto grid, validation against device and kernel limits, and coverage.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cuda/device_info.hpp"
+#include "cuda/module.hpp"
+
+namespace kplay {
+
+struct Dim3 {
+    int64_t x = 1, y = 1, z = 1;
+    int64_t volume() const { return x * y * z; }
+    std::string text() const;  // "16,16,1"
+};
+
+struct LaunchConfig {
+    Dim3 grid;
+    Dim3 block;
+    int64_t dynamic_smem = 0;
+    bool auto_grid = true;
+};
+
+// grid = cdiv(extent, block) per dimension.
+Dim3 auto_grid(const std::array<int64_t, 3>& extent, const Dim3& block);
+
+// Every limit the configuration breaks, each a sentence naming the limit and by how much; empty = valid.
+// `function` may be null (before the kernel is loaded): then only the device's limits are checked.
+std::vector<std::string> validate_launch(const LaunchConfig& launch, const DeviceLimits& limits,
+                                         const FunctionAttributes* function);
+
+// Threads launched against elements to cover.
+struct Coverage {
+    int64_t threads = 0;
+    int64_t elements = 0;
+    int64_t idle_threads = 0;      // threads with no element (they should return early)
+    int64_t uncovered = 0;         // elements no thread maps to one-to-one (fine for loops, wrong otherwise)
+    std::string note() const;
+};
+Coverage compute_coverage(const LaunchConfig& launch, const std::array<int64_t, 3>& extent, int launch_dims);
+
+// Theoretical occupancy: resident warps per SM over the SM's maximum, from the driver's occupancy query.
+struct Occupancy {
+    int blocks_per_sm = 0;
+    double fraction = 0;
+};
+
+}  // namespace kplay

@@ -1,0 +1,58 @@
+// Compiling a kernel file with NVRTC: requests and results as values.
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "client/diagnostics.hpp"
+
+namespace kplay {
+
+struct CompileOptions {
+    std::string arch = "sm_90";  // "sm_XX": CUBIN for that exact chip; "compute_XX": PTX
+    bool lineinfo = true;
+    std::vector<std::string> include_dirs;                     // searched in order after the file's own folder
+    std::vector<std::pair<std::string, std::string>> defines;  // -DNAME=VALUE (VALUE may be empty)
+    std::vector<std::string> extra;                            // passed through as they are
+};
+
+struct CompileRequest {
+    std::string source;                         // the file's text (BOM already stripped)
+    std::string source_path;                    // the name diagnostics carry; its folder is an include path
+    std::vector<std::string> name_expressions;  // kernels to look up, e.g. "matmul_k<16>"
+    CompileOptions options;
+};
+
+struct CompileResult {
+    bool ok = false;
+    std::vector<Diagnostic> diagnostics;
+    std::string log;                                  // NVRTC's log, always read, also on success
+    std::string binary;                               // CUBIN bytes, or PTX text
+    bool is_cubin = false;
+    std::string arch;
+    std::map<std::string, std::string> lowered_names; // name expression -> mangled name in the binary
+    std::vector<std::string> options_used;            // the full option list given to NVRTC
+    double compile_ms = 0;                            // NVRTC's own time (of the original compile on a hit)
+    double lookup_ms = 0;                             // time spent on this request, cache lookup included
+    bool cache_hit = false;
+    std::string failure;                              // set when NVRTC failed without a diagnostic
+
+    int count(Severity severity) const;
+};
+
+// The exact option list handed to NVRTC for a request (also a part of the cache key).
+std::vector<std::string> nvrtc_options(const CompileRequest& request);
+
+// "13.0"
+std::string nvrtc_version_string();
+
+// Runs NVRTC. A source error is reported in the result (ok=false, diagnostics), never thrown.
+// Throws ApiError only for failures of NVRTC itself (out of memory, invalid program).
+CompileResult compile_with_nvrtc(const CompileRequest& request);
+
+// Is this arch string one NVRTC accepts here ("sm_90", "compute_86")? Lists the supported ones if not.
+void check_arch_supported(const std::string& arch);
+
+}  // namespace kplay

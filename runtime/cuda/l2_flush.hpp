@@ -1,0 +1,28 @@
+// Evicts the L2 cache between timed launches by *reading* a buffer twice its size.
+//
+// A memset would also evict, but it leaves L2 full of dirty lines that the next (timed) kernel then has
+// to write back, which charges it tens of microseconds it did not cause. Reading leaves clean lines:
+// the write-backs of the previous launch's outputs happen here, outside the timed region.
+#pragma once
+
+#include "cuda/cuda_handles.hpp"
+#include "cuda/device_info.hpp"
+#include "cuda/module.hpp"
+
+namespace kplay {
+
+class L2Flusher {
+public:
+    // Compiles its small kernel with NVRTC for this device (needs the device's context current).
+    explicit L2Flusher(const DeviceInfo& device);
+    void flush(const Stream& stream) const;
+
+private:
+    DeviceBuffer buffer_;
+    DeviceBuffer sink_;
+    Module module_;
+    KernelFunction kernel_;
+    int blocks_ = 0;
+};
+
+}  // namespace kplay

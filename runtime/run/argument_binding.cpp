@@ -1,0 +1,107 @@
+// Argument evaluation, type choice from the declaration and size checks against the real layout.
+#include "run/argument_binding.hpp"
+
+#include <cstring>
+#include <limits>
+
+#include "base/error.hpp"
+
+namespace kplay {
+
+namespace {
+
+std::string ordinal(size_t index) { return "argument " + std::to_string(index + 1); }
+
+template <typename T>
+void store(BoundArgument& argument, T value, const char* kind) {
+    static_assert(sizeof(T) <= sizeof argument.storage);
+    std::memcpy(argument.storage, &value, sizeof value);
+    argument.size = sizeof value;
+    argument.kind = kind;
+}
+
+}  // namespace
+
+NamedValues literal_arguments(const std::vector<std::string>& args, const std::map<std::string, std::string>& overrides,
+                              const NamedValues& task_values) {
+    NamedValues literals;
+    for (const auto& arg : args) {
+        const auto equals = arg.find('=');
+        if (equals == std::string::npos) continue;
+        const std::string name = arg.substr(0, equals);
+        if (task_values.count(name))
+            throw InputError("Literal argument '" + arg + "' reuses the task's value name '" + name + "'; pick another name.");
+        NamedValues scope = task_values;
+        scope.insert(literals.begin(), literals.end());
+        const auto override_value = overrides.find(name);
+        literals[name] = evaluate_int_expr(override_value != overrides.end() ? override_value->second : arg.substr(equals + 1), scope);
+    }
+    for (const auto& [name, value] : overrides) {
+        if (!literals.count(name)) {
+            std::string known;
+            for (const auto& [literal, v] : literals) known += (known.empty() ? "" : ", ") + literal;
+            throw InputError("--arg " + name + "=" + value + ": the kernel has no literal argument '" + name + "' (" +
+                             (known.empty() ? std::string("it has none") : "it has: " + known) + ").");
+        }
+    }
+    return literals;
+}
+
+std::vector<BoundArgument> bind_arguments(const std::string& kernel_name, const std::vector<std::string>& args,
+                                          const NamedValues& names, const std::map<std::string, uint64_t>& buffers,
+                                          const std::vector<ParamLayout>& params, const KernelDecl* declaration) {
+    if (args.size() != params.size())
+        throw InputError("Kernel " + kernel_name + " takes " + std::to_string(params.size()) + " parameters but " +
+                         std::to_string(args.size()) + " arguments are bound (args=" + [&] {
+                             std::string joined;
+                             for (const auto& a : args) joined += (joined.empty() ? "" : ",") + a;
+                             return joined;
+                         }() + "). Fix the kplay annotation's args.");
+    const bool declaration_matches = declaration && declaration->params.size() == params.size();
+    std::vector<BoundArgument> bound(args.size());
+    for (size_t i = 0; i < args.size(); ++i) {
+        BoundArgument& argument = bound[i];
+        argument.binding = args[i];
+        const KernelParam* param = declaration_matches ? &declaration->params[i] : nullptr;
+        if (param) argument.param = param->name;
+        const std::string label = ordinal(i) + (argument.param.empty() ? "" : " (" + argument.param + ")") + " of " + kernel_name;
+        const size_t size = params[i].size;
+
+        const auto equals = args[i].find('=');
+        const std::string expression = equals == std::string::npos ? args[i] : args[i].substr(0, equals);
+        if (auto buffer = buffers.find(expression); buffer != buffers.end()) {
+            if (size != sizeof(uint64_t))
+                throw InputError(label + " is " + std::to_string(size) + " bytes, but '" + expression +
+                                 "' is a device pointer (8 bytes).");
+            if (param && !param->is_pointer())
+                throw InputError(label + " is declared '" + param->type + "', but '" + expression + "' is a buffer pointer.");
+            store(argument, buffer->second, "pointer");
+            argument.value = expression;
+            continue;
+        }
+        if (param && param->is_pointer())
+            throw InputError(label + " is a pointer ('" + param->type + "'), but '" + args[i] +
+                             "' is a number. Buffers are: " + [&] {
+                                 std::string list;
+                                 for (const auto& [name, pointer] : buffers) list += (list.empty() ? "" : ", ") + name;
+                                 return list;
+                             }() + ".");
+        const int64_t value = evaluate_int_expr(expression, names);
+        argument.value = std::to_string(value);
+        const std::string type = param ? param->type : "";
+        if (type.find("double") != std::string::npos && size == 8) store(argument, static_cast<double>(value), "float64");
+        else if (type.find("float") != std::string::npos && size == 4) store(argument, static_cast<float>(value), "float32");
+        else if (size == 8) store(argument, value, "int64");
+        else if (size == 4) {
+            if (value < std::numeric_limits<int32_t>::min() || value > std::numeric_limits<uint32_t>::max())
+                throw InputError(label + " is 32-bit but '" + args[i] + "' = " + std::to_string(value) + " does not fit.");
+            store(argument, static_cast<int32_t>(value), "int32");
+        } else if (size == 2) store(argument, static_cast<int16_t>(value), "int16");
+        else if (size == 1) store(argument, static_cast<int8_t>(value), "int8");
+        else
+            throw InputError(label + " is a " + std::to_string(size) + "-byte parameter (a struct?); kplay binds only pointers and scalars.");
+    }
+    return bound;
+}
+
+}  // namespace kplay

@@ -1,0 +1,228 @@
+// Lightweight lexical scanning of CUDA C++ source: enough to find kernels and includes, not a parser.
+#include "spec/source_scan.hpp"
+
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "base/error.hpp"
+
+namespace kplay {
+
+namespace fs = std::filesystem;
+
+bool KernelParam::is_pointer() const { return type.find('*') != std::string::npos; }
+
+std::string read_source_file(const fs::path& path) {
+    std::error_code error;
+    if (!fs::exists(path, error)) throw InputError("Kernel file not found: " + path.string());
+    if (fs::is_directory(path, error)) throw InputError("Expected a kernel file but got a directory: " + path.string());
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError("Cannot read kernel file: " + path.string());
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    std::string text = buffer.str();
+    if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
+    if (text.find('\0') != std::string::npos)
+        throw InputError("Kernel file " + path.string() + " contains NUL bytes; is it a binary file?");
+    return text;
+}
+
+std::string blank_comments_and_strings(std::string_view source) {
+    std::string out(source);
+    enum class State { code, line_comment, block_comment, string, character } state = State::code;
+    for (size_t i = 0; i < out.size(); ++i) {
+        const char c = out[i];
+        const char next = i + 1 < out.size() ? out[i + 1] : '\0';
+        auto blank = [&](size_t at) { if (out[at] != '\n') out[at] = ' '; };
+        switch (state) {
+            case State::code:
+                if (c == '/' && next == '/') { state = State::line_comment; blank(i); }
+                else if (c == '/' && next == '*') { state = State::block_comment; blank(i); blank(i + 1); ++i; }
+                else if (c == '"') state = State::string;
+                else if (c == '\'') state = State::character;
+                break;
+            case State::line_comment:
+                if (c == '\n') state = State::code; else blank(i);
+                break;
+            case State::block_comment:
+                if (c == '*' && next == '/') { blank(i); blank(i + 1); ++i; state = State::code; }
+                else blank(i);
+                break;
+            case State::string:
+            case State::character: {
+                const char quote = state == State::string ? '"' : '\'';
+                if (c == '\\' && next != '\0') { blank(i); blank(i + 1); ++i; }
+                else if (c == quote) state = State::code;
+                else if (c == '\n') state = State::code;  // unterminated: let the compiler complain
+                else blank(i);
+                break;
+            }
+        }
+    }
+    return out;
+}
+
+namespace {
+
+std::string trim(std::string_view text) {
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos) return {};
+    const auto last = text.find_last_not_of(" \t\r\n");
+    return std::string(text.substr(first, last - first + 1));
+}
+
+std::string collapse_spaces(const std::string& text) {
+    std::string out;
+    bool space = false;
+    for (char c : text) {
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n') { space = true; continue; }
+        if (space && !out.empty()) out += ' ';
+        space = false;
+        out += c;
+    }
+    return out;
+}
+
+// "const float *__restrict__ a" -> type "const float *__restrict__", name "a".
+KernelParam split_param(const std::string& text) {
+    KernelParam param;
+    std::string clean = collapse_spaces(text);
+    const auto equals = clean.find('=');  // default argument
+    if (equals != std::string::npos) clean = trim(clean.substr(0, equals));
+    size_t end = clean.size();
+    while (end > 0 && clean[end - 1] == ']') {  // array parameter decays to a pointer
+        const auto open = clean.rfind('[', end);
+        if (open == std::string::npos) break;
+        clean = trim(clean.substr(0, open)) + " *";
+        end = clean.size();
+    }
+    size_t start = end;
+    while (start > 0 && (std::isalnum(static_cast<unsigned char>(clean[start - 1])) || clean[start - 1] == '_')) --start;
+    const std::string last_word = clean.substr(start, end - start);
+    const std::string before = trim(clean.substr(0, start));
+    if (before.empty() || last_word == "__restrict__" || last_word == "int" || last_word == "float") {
+        param.type = clean;  // unnamed parameter
+    } else {
+        param.type = before;
+        param.name = last_word;
+    }
+    return param;
+}
+
+}  // namespace
+
+std::vector<KernelDecl> find_kernels(std::string_view source) {
+    const std::string code = blank_comments_and_strings(source);
+    std::vector<KernelDecl> kernels;
+    std::set<std::string> seen;
+    size_t at = 0;
+    while ((at = code.find("__global__", at)) != std::string::npos) {
+        const size_t keyword = at;
+        at += 10;
+        if (keyword > 0 && (std::isalnum(static_cast<unsigned char>(code[keyword - 1])) || code[keyword - 1] == '_')) continue;
+        // The name is the identifier just before the parameter list's parenthesis; attribute-like
+        // parentheses in between (__launch_bounds__(256), __attribute__((...))) are skipped.
+        size_t open = at, name_start = 0, name_end = 0;
+        for (;;) {
+            open = code.find('(', open);
+            if (open == std::string::npos) break;
+            name_end = open;
+            while (name_end > at && std::isspace(static_cast<unsigned char>(code[name_end - 1]))) --name_end;
+            name_start = name_end;
+            while (name_start > at && (std::isalnum(static_cast<unsigned char>(code[name_start - 1])) || code[name_start - 1] == '_'))
+                --name_start;
+            const std::string word = code.substr(name_start, name_end - name_start);
+            if (word != "__launch_bounds__" && word != "__attribute__" && word != "__maxnreg__") break;
+            int depth = 0;
+            for (; open < code.size(); ++open) {
+                if (code[open] == '(') ++depth;
+                else if (code[open] == ')' && --depth == 0) break;
+            }
+        }
+        if (open == std::string::npos) break;
+        if (name_start == name_end) continue;
+        // Matching close parenthesis.
+        int depth = 0;
+        size_t close = open;
+        for (; close < code.size(); ++close) {
+            if (code[close] == '(') ++depth;
+            else if (code[close] == ')' && --depth == 0) break;
+        }
+        if (close >= code.size()) break;
+        KernelDecl kernel;
+        kernel.name = code.substr(name_start, name_end - name_start);
+        kernel.line = 1 + static_cast<int>(std::count(code.begin(), code.begin() + static_cast<long>(keyword), '\n'));
+        // Template and extern "C" are judged from the text just before __global__ (same statement).
+        const size_t statement_start = [&] {
+            const size_t stop = code.find_last_of(";}", keyword);
+            return stop == std::string::npos ? 0 : stop + 1;
+        }();
+        const std::string prefix = code.substr(statement_start, keyword - statement_start);
+        const std::string raw_prefix(source.substr(statement_start, keyword - statement_start));
+        kernel.is_template = std::regex_search(prefix, std::regex(R"(\btemplate\s*<)"));
+        kernel.is_extern_c = raw_prefix.find("extern \"C\"") != std::string::npos ||
+                             std::regex_search(std::string(source.substr(0, keyword)),
+                                               std::regex(R"(extern\s+"C"\s*\{[^}]*$)"));
+        // Split parameters at top-level commas (templates like Foo<a,b> keep their commas).
+        const std::string params = code.substr(open + 1, close - open - 1);
+        int nesting = 0;
+        std::string current;
+        for (char c : params) {
+            if (c == '<' || c == '(' || c == '[') ++nesting;
+            if (c == '>' || c == ')' || c == ']') --nesting;
+            if (c == ',' && nesting == 0) {
+                kernel.params.push_back(split_param(current));
+                current.clear();
+            } else {
+                current += c;
+            }
+        }
+        if (!trim(current).empty() && trim(current) != "void") kernel.params.push_back(split_param(current));
+        if (seen.insert(kernel.name).second) kernels.push_back(std::move(kernel));
+        at = close;
+    }
+    return kernels;
+}
+
+std::vector<fs::path> find_included_files(std::string_view source, const fs::path& source_dir,
+                                          const std::vector<fs::path>& search_dirs, std::vector<std::string>* unresolved) {
+    static const std::regex include_line(R"(^\s*#\s*include\s*([<"])([^>"]+)[>"])");
+    std::vector<fs::path> found;
+    std::set<std::string> visited;
+    // Each pending entry: the text to scan and the directory its quoted includes are relative to.
+    std::vector<std::pair<std::string, fs::path>> pending{{std::string(source), source_dir}};
+    while (!pending.empty()) {
+        auto [text, directory] = std::move(pending.back());
+        pending.pop_back();
+        std::istringstream lines(text);  // a commented-out include only widens the cache key
+        std::string line;
+        while (std::getline(lines, line)) {
+            std::smatch match;
+            if (!std::regex_search(line, match, include_line)) continue;
+            const std::string name = match[2];
+            std::vector<fs::path> candidates;
+            if (match[1] == "\"") candidates.push_back(directory / name);
+            for (const auto& dir : search_dirs) candidates.push_back(dir / name);
+            bool resolved = false;
+            for (const auto& candidate : candidates) {
+                std::error_code error;
+                if (!fs::is_regular_file(candidate, error)) continue;
+                const fs::path absolute = fs::weakly_canonical(candidate, error);
+                resolved = true;
+                if (!visited.insert(absolute.string()).second) break;
+                found.push_back(absolute);
+                std::ifstream in(absolute, std::ios::binary);
+                std::ostringstream content;
+                content << in.rdbuf();
+                pending.emplace_back(content.str(), absolute.parent_path());
+                break;
+            }
+            if (!resolved && unresolved) unresolved->push_back(name);
+        }
+    }
+    return found;
+}
+
+}  // namespace kplay
