@@ -38,9 +38,13 @@ TEST(ArgumentBinding, BindsPointersScalarsAndLiterals) {
     const NamedValues literals = literal_arguments(args, {{"tw", "32"}}, values);
     EXPECT_EQ(literals.at("tw"), 32);
     names.insert(literals.begin(), literals.end());
-    const auto bound = bind_arguments("k", args, names, {{"a", 0x1000}, {"b", 0x2000}, {"c", 0x3000}},
-                                      layout({8, 8, 8, 4, 4, 4, 4}), &decl);
-    ASSERT_EQ(bound.size(), 7u);
+    const std::vector<BindableBuffer> buffers{{"a", ElementType::f32}, {"b", ElementType::f32}, {"c", ElementType::f32}};
+    const auto unplaced = bind_arguments("k", args, names, buffers, layout({8, 8, 8, 4, 4, 4, 4}), &decl);
+    ASSERT_EQ(unplaced.size(), 7u);
+    EXPECT_EQ(unplaced[1].buffer, 1);
+    EXPECT_EQ(unplaced[3].buffer, -1);
+    // Buffers are bound by index; each set of device buffers fills in its addresses.
+    const auto bound = with_addresses(unplaced, [](size_t index) { return 0x1000u * (index + 1); });
     EXPECT_EQ(bound[0].kind, "pointer");
     uint64_t pointer = 0;
     std::memcpy(&pointer, bound[1].storage, 8);
@@ -54,7 +58,7 @@ TEST(ArgumentBinding, BindsPointersScalarsAndLiterals) {
 
 TEST(ArgumentBinding, FloatAndWideScalarsFollowTheDeclaration) {
     const KernelDecl decl = declaration("__global__ void k(float* a, float scale, long long n) {}");
-    const auto bound = bind_arguments("k", {"a", "3", "n*2"}, {{"n", 5}}, {{"a", 1}}, layout({8, 4, 8}), &decl);
+    const auto bound = bind_arguments("k", {"a", "3", "n*2"}, {{"n", 5}}, {{"a", ElementType::f32}}, layout({8, 4, 8}), &decl);
     float scale = 0;
     std::memcpy(&scale, bound[1].storage, 4);
     EXPECT_EQ(scale, 3.0f);
@@ -64,7 +68,7 @@ TEST(ArgumentBinding, FloatAndWideScalarsFollowTheDeclaration) {
 
 TEST(ArgumentBinding, WrongCountAndSizesAreMessages) {
     const KernelDecl decl = declaration("__global__ void k(unsigned char* x, unsigned char* out, int n) {}");
-    const std::map<std::string, uint64_t> buffers{{"in", 1}, {"out", 2}};
+    const std::vector<BindableBuffer> buffers{{"in", ElementType::u8}, {"out", ElementType::u8}};
     std::string message = error_of([&] { bind_arguments("k", {"in", "out"}, {{"n", 3}}, buffers, layout({8, 8, 4}), &decl); });
     EXPECT_NE(message.find("takes 3 parameters but 2 arguments"), std::string::npos) << message;
     message = error_of([&] { bind_arguments("k", {"in", "n", "out"}, {{"n", 3}}, buffers, layout({8, 8, 4}), &decl); });
@@ -75,6 +79,18 @@ TEST(ArgumentBinding, WrongCountAndSizesAreMessages) {
     EXPECT_NE(message.find("unknown name 'q'"), std::string::npos) << message;
     message = error_of([&] { bind_arguments("k", {"in", "out", "n"}, {{"n", 1ll << 40}}, buffers, layout({8, 8, 4}), &decl); });
     EXPECT_NE(message.find("does not fit"), std::string::npos) << message;
+}
+
+TEST(ArgumentBinding, APointerMustFitItsBuffersElements) {
+    const KernelDecl decl = declaration("__global__ void k(const double* x, const float4* y, int n) {}");
+    const std::vector<BindableBuffer> buffers{{"x", ElementType::f32}, {"y", ElementType::f32}};
+    const std::string message = error_of([&] { bind_arguments("k", {"x", "y", "n"}, {{"n", 3}}, buffers, layout({8, 8, 4}), &decl); });
+    EXPECT_NE(message.find("argument 1 (x) of k points to 'const double*' (8-byte elements), but buffer 'x' holds f32 (4 bytes each)"),
+              std::string::npos)
+        << message;
+    // A wider view of the same bytes (float4 over f32) is a kernel's choice, not a mistake.
+    const std::vector<BindableBuffer> doubles{{"x", ElementType::f64}, {"y", ElementType::f32}};
+    EXPECT_EQ(bind_arguments("k", {"x", "y", "n"}, {{"n", 3}}, doubles, layout({8, 8, 4}), &decl).size(), 3u);
 }
 
 TEST(ArgumentBinding, OverridesMustNameALiteral) {

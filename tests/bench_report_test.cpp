@@ -2,14 +2,23 @@
 #include <gtest/gtest.h>
 
 #include "client/bench_report.hpp"
+#include "client/verdict.hpp"
+#include "spec/builtin_tasks.hpp"
 
 using namespace kplay;
 
 namespace {
+// A finished run of a built-in task, measured against a 4000 GB/s copy ceiling where its task says copy.
 RunReport done(const std::string& task, double median_ms, double gbps, double gflops, bool passed) {
     RunReport r;
-    r.stage = "done";
+    r.stage = Stage::done;
     r.task = task;
+    r.spec.emplace();
+    r.spec->task = *find_builtin_task(task);
+    r.ceiling.kind = r.spec->task.cost.ceiling;
+    r.ceiling.gbps = r.ceiling.kind == CeilingKind::copy ? 4000 : 0;
+    r.bytes = gbps * median_ms * 1e6;
+    r.flops = gflops * median_ms * 1e6;
     r.kernel_ms.median = median_ms;
     r.kernel_ms.min = median_ms * 0.99;
     r.kernel_ms.max = median_ms * 1.02;
@@ -18,6 +27,8 @@ RunReport done(const std::string& task, double median_ms, double gbps, double gf
     r.check.passed = passed;
     r.launch.grid = {8100, 1, 1};
     r.launch.block = {256, 1, 1};
+    r.kernel_ms.median = median_ms;
+    apply_verdict(r);
     return r;
 }
 
@@ -35,7 +46,7 @@ BenchSummary sample() {
     summary.rows.push_back({"kernels_src/grayscale/05_sixteen_pixels_uint4.cu", false, done("grayscale", 0.033, 3600, 0, true)});
     summary.rows.push_back({"kernels_src/matmul/04_2d_register_blocking.cu", false, done("matmul", 5.2, 0, 25000, false)});
     RunReport failed;
-    failed.stage = "compile";
+    failed.stage = Stage::compile;
     failed.error = "1 compile error\nmore";
     summary.rows.push_back({"kernels_src/matmul/broken.cu", false, failed});
     return summary;

@@ -153,7 +153,7 @@ TEST(Cli, RunJsonReportsTheStageAndCompileDiagnostics) {
     EXPECT_EQ(result.code, 1) << result.output;
     const auto parsed = nlohmann::json::parse(result.output);
     EXPECT_EQ(parsed["stage"], "compile");
-    EXPECT_EQ(parsed["schema"], 1);
+    EXPECT_EQ(parsed["schema"], 2);
     EXPECT_EQ(parsed["compile"]["diagnostics"][0]["severity"], "error");
 }
 

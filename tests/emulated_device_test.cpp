@@ -9,7 +9,7 @@
 #include <fstream>
 
 #include "emu/emu_source.hpp"
-#include "emu/emulated_device.hpp"
+#include "emu/emulated_limits.hpp"
 #include "emu/emulated_launch.hpp"
 #include "emu/host_compiler.hpp"
 #include "emu/sanitizer_runtime.hpp"
@@ -127,7 +127,7 @@ TEST(EmulatedDevice, FaultCorpusIsReportedAsItsHeaderSays) {
         request.emulation_timeout_s = 2;  // the endless loop
         const RunReport report = engine.run(request);
         EXPECT_FALSE(report.ok());
-        EXPECT_EQ(report.stage, expected.stage) << report.error;
+        EXPECT_EQ(stage_name(report.stage), expected.stage) << report.error;
         if (!expected.code.empty()) {
             EXPECT_EQ(report.error_code, expected.code) << report.error;
         }
@@ -469,6 +469,22 @@ TEST(EmulatedDevice, HostileKernelsPastTheSymbolCheckAreStoppedByTheSandbox) {
     }
     EXPECT_FALSE(fs::exists("/tmp/kplay-hostile-system")) << "system() ran a command";
     EXPECT_FALSE(fs::exists("/tmp/kplay-hostile-file")) << "a file was created";
+}
+
+TEST(EmulatedDevice, KernelsWithCodeTheLoaderWouldRunAreRefused) {
+    // The loader calls _init and _fini, and a destructor at unload, by itself: kplay loads the object
+    // outside the sandbox to read its parameter table, so none of them may exist.
+    for (const char* code : {"extern \"C\" __device__ void _init() { volatile int x = 0; x = 1; }",
+                             "extern \"C\" __device__ void _fini() { volatile int x = 0; x = 1; }",
+                             "__attribute__((destructor)) static __device__ void late() { volatile int x = 0; x = 1; }"}) {
+        SCOPED_TRACE(code);
+        const RunReport report = run_grayscale_kernel(std::string(code) + "\n" + one_statement_kernel("    if (i < n) out[i] = in[3 * i];\n"),
+                                                      "load_time");
+        EXPECT_FALSE(report.ok());
+        EXPECT_NE(report.error.find("refused to load the emulated kernel: it has code that runs when it is loaded or unloaded"),
+                  std::string::npos)
+            << report.error << (report.compile.diagnostics.empty() ? "" : report.compile.diagnostics[0].message);
+    }
 }
 
 TEST(EmulatedDevice, UnsupportedFeaturesAreNamed) {

@@ -83,7 +83,7 @@ int main(int argc, char** argv) {
             const std::string type = frame->message.value("type", "ping");
             if (type == "run") {  // an empty but well-formed report, as the real worker sends
                 kplay::RunReport report;
-                report.stage = "done";
+                report.stage = kplay::Stage::done;
                 kplay::send_frame(socket, {{"id", frame->message["id"]}, {"type", "run"}, {"body", report}, {"blobs", nlohmann::json::array()}});
             } else {
                 kplay::send_frame(socket, {{"id", frame->message["id"]}, {"type", "ping"}, {"body", {{"pid", getpid()}}}});

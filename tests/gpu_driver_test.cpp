@@ -1,9 +1,9 @@
 // On a GPU machine: the driver table loads, devices are described, the copy ceiling is measured.
 #include <gtest/gtest.h>
 
-#include "cuda/copy_ceiling.hpp"
+#include "cuda/bandwidth_ceiling.hpp"
 #include "cuda/cuda_context.hpp"
-#include "cuda/device_info.hpp"
+#include "cuda/device_query.hpp"
 #include "test_support.hpp"
 
 using namespace kplay;
@@ -26,10 +26,10 @@ TEST(GpuDriver, MeasuresACopyCeiling) {
     const DeviceInfo device = describe_device(0);
     PrimaryContext context(0);
     test::TempDir cache;
-    const CopyCeiling measured = device_copy_ceiling(device, cache.path());
+    const Ceiling measured = device_copy_ceiling(device, cache.path());
     EXPECT_FALSE(measured.cached);
     EXPECT_GT(measured.gbps, 100);  // any discrete GPU copies faster than this
-    const CopyCeiling again = device_copy_ceiling(device, cache.path());
+    const Ceiling again = device_copy_ceiling(device, cache.path());
     EXPECT_TRUE(again.cached);
     EXPECT_NEAR(again.gbps, measured.gbps, 0.01);
 }

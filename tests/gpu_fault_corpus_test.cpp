@@ -44,7 +44,7 @@ TEST(GpuFaultCorpus, EveryFaultIsSurvivedAndTheNextRunIsCorrect) {
         const WorkerResult fault = client.wait(client.submit_run(small_run(file)));
         const auto reported = std::chrono::steady_clock::now();
         const RunReport& report = fault.run;
-        EXPECT_EQ(report.stage, expected.stage) << report.error;
+        EXPECT_EQ(stage_name(report.stage), expected.stage) << report.error;
         if (!expected.code.empty()) {
             EXPECT_EQ(report.error_code, expected.code) << report.error;
         }
@@ -63,7 +63,7 @@ TEST(GpuFaultCorpus, EveryFaultIsSurvivedAndTheNextRunIsCorrect) {
         EXPECT_TRUE(next.run.passed()) << next.run.error << " " << next.failure_message;
         std::string message = report.error.substr(0, report.error.find('\n'));
         if (message.size() > 110) message = message.substr(0, 107) + "...";
-        std::printf("| %s | %s | %s | %s | %.0f | %s |\n", file.filename().c_str(), report.stage.c_str(),
+        std::printf("| %s | %s | %s | %s | %.0f | %s |\n", file.filename().c_str(), stage_name(report.stage),
                     report.error_code.empty() ? "-" : report.error_code.c_str(), message.c_str(), recovery_ms,
                     next.run.passed() ? "yes" : "NO");
         if (report.fault.sticky) {

@@ -97,7 +97,7 @@ TEST(GpuKernels, InvalidLaunchIsRefusedBeforeLaunching) {
     RunRequest request = request_for(test::kernels_dir() / "matmul/01_seed_naive.cu", "256");
     request.block = std::vector<int64_t>{32, 64};
     const RunReport report = engine().run(request);
-    EXPECT_EQ(report.stage, "launch");
+    EXPECT_EQ(report.stage, Stage::launch);
     EXPECT_NE(report.error.find("2048 threads"), std::string::npos) << report.error;
     EXPECT_NE(report.error.find("at most 1024"), std::string::npos) << report.error;
 }
@@ -109,6 +109,6 @@ TEST(GpuKernels, WrongArgumentCountIsAMessage) {
                                 "// kplay: task=matmul kernel=k args=a,b,c,M,N\n"
                                 "__global__ void k(float* a, float* b, float* c, int M, int N, int K) {}\n");
     const RunReport report = engine().run(request_for(file, "64"));
-    EXPECT_EQ(report.stage, "run");
+    EXPECT_EQ(report.stage, Stage::launch);  // the plan binds the arguments: nothing is launched
     EXPECT_NE(report.error.find("takes 6 parameters but 5 arguments"), std::string::npos) << report.error;
 }

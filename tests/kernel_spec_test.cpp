@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "base/error.hpp"
+#include "base/text.hpp"
 #include "spec/kernel_spec.hpp"
 
 using namespace kplay;
@@ -23,7 +24,7 @@ TEST(KernelSpec, ParsesFullAnnotation) {
         "defines=TILE=16,FAST tol=3\n"
         "template <int T> __global__ void matmul_k(float* a, float* b, float* c, int M, int N, int K, int tw) {}\n";
     const KernelSpec spec = resolve_kernel_spec(source, "anywhere/x.cu");
-    EXPECT_EQ(spec.task, "matmul");
+    EXPECT_EQ(spec.task.name, "matmul");
     EXPECT_EQ(spec.kernel, "matmul_k<16>");
     EXPECT_EQ(spec.args, (std::vector<std::string>{"a", "b", "c", "M", "N", "K", "tw=16"}));
     EXPECT_EQ(spec.launch_dims, 2);
@@ -42,7 +43,7 @@ TEST(KernelSpec, InfersEverythingForASeedKernelInATaskFolder) {
     const std::string source =
         "__global__ void rgb_to_grayscale_kernel(unsigned char* x, unsigned char* out, int n) {}\n";
     const KernelSpec spec = resolve_kernel_spec(source, "kernels/grayscale/mine.cu");
-    EXPECT_EQ(spec.task, "grayscale");
+    EXPECT_EQ(spec.task.name, "grayscale");
     EXPECT_EQ(spec.kernel, "rgb_to_grayscale_kernel");
     EXPECT_EQ(spec.args, (std::vector<std::string>{"in", "out", "n"}));
     EXPECT_EQ(spec.launch_dims, 1);

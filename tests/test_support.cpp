@@ -10,7 +10,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "cuda/device_info.hpp"
+#include "cuda/device_query.hpp"
 
 namespace kplay::test {
 

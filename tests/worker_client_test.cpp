@@ -74,7 +74,7 @@ TEST(WorkerClient, AResultOfTheWrongShapeFailsThatRequestCleanly) {
     request.kernel_path = "k.cu";
     const WorkerResult result = client.wait(client.submit_run(request));
     EXPECT_EQ(result.failure, WorkerFailure::protocol) << result.failure_message;
-    EXPECT_EQ(result.run.stage, "worker");
+    EXPECT_EQ(result.run.stage, Stage::worker);
     EXPECT_EQ(result.run.file, "k.cu");
     expect_recovers(client);
 }
@@ -99,7 +99,7 @@ TEST(WorkerClient, HangIsStoppedByTheWatchdog) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     EXPECT_EQ(result.failure, WorkerFailure::timeout);
     EXPECT_EQ(result.run.error, "Kernel did not finish within 0.5 s and was stopped — an endless loop?");
-    EXPECT_EQ(result.run.stage, "worker");
+    EXPECT_EQ(result.run.stage, Stage::worker);
     EXPECT_LT(seconds, 3.0);
     expect_recovers(client);
 }
@@ -113,7 +113,7 @@ TEST(WorkerClient, ACpuPhaseIsTimedByItsOwnLimitNotTheKernels) {
     request.kernel_path = "slow_reference.cu";
     const WorkerResult result = client.wait(client.submit_run(request));
     EXPECT_TRUE(result.ok()) << result.failure_message;
-    EXPECT_EQ(result.run.stage, "done");
+    EXPECT_EQ(result.run.stage, Stage::done);
     EXPECT_GE(result.elapsed_ms, 900);
 }
 
@@ -173,14 +173,14 @@ TEST(RealWorker, CompilesAndReportsNoDriverWithoutAGpu) {
     run.emulate_without_gpu = false;
     const WorkerResult ran = client.wait(client.submit_run(run));
     ASSERT_TRUE(ran.ok());
-    EXPECT_EQ(ran.run.stage, "device");
+    EXPECT_EQ(ran.run.stage, Stage::device);
     EXPECT_TRUE(ran.run.compile.ok);
 
     // By default a run without a GPU goes to the emulated device, through the same worker.
     run.emulate_without_gpu = true;
     const WorkerResult emulated = client.wait(client.submit_run(run));
     ASSERT_TRUE(emulated.ok());
-    EXPECT_EQ(emulated.run.stage, "done") << emulated.run.error;
+    EXPECT_EQ(emulated.run.stage, Stage::done) << emulated.run.error;
     EXPECT_TRUE(emulated.run.emulated);
     EXPECT_TRUE(emulated.run.check.passed);
     unsetenv("KPLAY_CUDA_DRIVER");

@@ -3,15 +3,12 @@
 #include <cstdio>
 #include <iostream>
 
-#include "commands.hpp"
 #include "client/bench_report.hpp"
-#include "emu/emulated_device.hpp"
+#include "client/report_json.hpp"
+#include "client/worker_client.hpp"
+#include "commands.hpp"
 #include "exit_codes.hpp"
 #include "option_parsing.hpp"
-#include "client/report_json.hpp"
-#include "spec/kernel_spec.hpp"
-#include "spec/source_scan.hpp"
-#include "client/worker_client.hpp"
 
 namespace kplay::cli {
 
@@ -37,9 +34,10 @@ std::function<int()> add_bench_command(CLI::App& app) {
     auto o = std::make_shared<BenchOptionsCli>();
     auto* command = app.add_subcommand("bench", "Time kernels side by side against the copy ceiling and cuBLAS");
     command->add_option("FILE", o->files, "Kernel files (.cu)")->required();
-    command->add_option("--image", o->image, "Grayscale input image; default: the built-in image at --size (7680x4320)");
+    command->add_option("--image", o->image, "Input image for tasks that take one; default: the built-in image at the bench size");
     command->add_option("--size", o->size,
-                        "Grayscale WxH (default 7680x4320; emulated 1920x1080); matmul N, MxN or MxNxK (default 4096; emulated 512)");
+                        "The sizes for every file (default: each task's bench size, e.g. grayscale 7680x4320 and matmul 4096x4096x4096 "
+                        "on a GPU, 1920x1080 and 512x512x512 emulated)");
     command->add_option("--warmup", o->warmup, "Untimed launches before timing")->check(CLI::Range(0, 1000));
     command->add_option("--repeat", o->repeat, "Timed launches (median reported)")->check(CLI::Range(1, 100000));
     command->add_option("--timeout", o->timeout, "Stop a kernel after this many seconds")->check(CLI::PositiveNumber);
@@ -58,39 +56,33 @@ std::function<int()> add_bench_command(CLI::App& app) {
             const WorkerResult devices = client.wait(client.submit_devices());
             emulated = devices.ok() && !devices.devices.problem().empty();
         }
-        auto request_for = [&](const std::string& file, const std::string& task) {
+        auto request_for = [&](const std::string& file) {
             RunRequest request;
             request.kernel_path = file;
             request.warmup = o->warmup;
             request.repeat = o->repeat;
             request.flush_l2 = !o->no_flush;
             request.rotate_inputs = true;
-            request.inputs.image_path = task == "grayscale" ? o->image : "";
-            const std::string matmul_size = emulated ? std::to_string(kEmulatedMatmulSize) : "4096";
-            const std::string image_size = emulated ? kEmulatedImageSize : "7680x4320";
-            request.inputs.size = !o->size.empty() ? o->size : task == "matmul" ? matmul_size : o->image.empty() ? image_size : "";
+            request.inputs.image_path = o->image;
+            request.inputs.size = o->size;
+            request.bench_sizes = true;        // each task's own bench size unless --size says otherwise
+            request.check_test_sizes = false;  // bench measures; `kplay-cli run` checks the edge cases
+            request.defer_library_ceiling = true;  // the cuBLAS rows below are the GEMM ceiling, in this run
             request.emulate = emulated;
             request.emulate_without_gpu = false;  // decided above, once for the whole table
             if (!emulated && !o->device.empty()) request.device = static_cast<int>(parse_dims(o->device, "--device").at(0));
             return request;
         };
-        // The task of each file decides its inputs; a quick local look at the annotation is enough.
         std::vector<Row> rows;
-        bool any_matmul = false, first = true;
-        std::string device_problem;
+        std::string gemm_file, device_problem;
+        bool first = true;
         for (const auto& file : o->files) {
-            std::string task = "grayscale";
-            try {
-                task = resolve_kernel_spec(read_source_file(file), file).task;
-            } catch (const std::exception&) {
-                // the run reports the problem
-            }
-            any_matmul = any_matmul || task == "matmul";
-            RunRequest request = request_for(file, task);
-            request.remeasure_ceiling = first;  // the copy ceiling is measured in this run, once
+            RunRequest request = request_for(file);
+            request.remeasure_ceiling = first;  // the bandwidth ceilings are measured in this run, once
             first = false;
             Row row{file, client.wait(client.submit_run(request)).run};
-            if (row.report.stage == "device") device_problem = row.report.error;
+            if (row.report.stage == Stage::device) device_problem = row.report.error;
+            if (gemm_file.empty() && row.report.spec && row.report.spec->task.cost.ceiling == CeilingKind::cublas) gemm_file = file;
             rows.push_back(std::move(row));
         }
         if (!device_problem.empty()) {
@@ -99,12 +91,13 @@ std::function<int()> add_bench_command(CLI::App& app) {
         }
         std::vector<Row> baselines;
         std::string cublas_note;
-        if (any_matmul && !o->no_cublas && emulated) cublas_note = "cuBLAS rows need a GPU; this table ran on the emulated CPU device.";
-        if (any_matmul && !o->no_cublas && !emulated) {
-            for (const char* baseline : {"cublas-fp32", "cublas-tf32"}) {
-                RunRequest request = request_for("", "matmul");
+        if (!gemm_file.empty() && !o->no_cublas && emulated) cublas_note = "cuBLAS rows need a GPU; this table ran on the emulated CPU device.";
+        if (!gemm_file.empty() && !o->no_cublas && !emulated) {
+            // cuBLAS at the first GEMM-like file's sizes, on that task's inputs.
+            for (const Baseline baseline : {Baseline::cublas_fp32, Baseline::cublas_tf32}) {
+                RunRequest request = request_for(gemm_file);
                 request.baseline = baseline;
-                Row row{baseline, client.wait(client.submit_run(request)).run};
+                Row row{baseline_name(baseline), client.wait(client.submit_run(request)).run};
                 if (!row.report.ok()) cublas_note = row.report.error;
                 baselines.push_back(std::move(row));
             }
@@ -120,7 +113,7 @@ std::function<int()> add_bench_command(CLI::App& app) {
         for (auto& row : rows) summary.rows.push_back({row.name, false, std::move(row.report)});
         int exit_code = kSuccess;
         for (const BenchRow& row : summary.rows) {
-            if (row.report.ceiling.gbps > 0) summary.copy_ceiling_gbps = row.report.ceiling.gbps;
+            if (row.report.ceiling.kind == CeilingKind::copy && row.report.ceiling.gbps > 0) summary.copy_ceiling_gbps = row.report.ceiling.gbps;
             if (row.report.device) summary.device = row.report.device->name;
             if (!row.report.ok()) exit_code = kCudaError;
             else if (!row.report.check.passed && exit_code == kSuccess) exit_code = kCheckFailed;

@@ -4,7 +4,8 @@
 
 #include "commands.hpp"
 #include "diagnostic_printer.hpp"
-#include "run/engine.hpp"
+#include "client/run_report.hpp"
+#include "client/run_request.hpp"
 #include "exit_codes.hpp"
 #include "option_parsing.hpp"
 #include "client/report_json.hpp"

@@ -4,7 +4,7 @@
 #include <ostream>
 #include <string>
 
-#include "compile/nvrtc_compiler.hpp"
+#include "client/compile_result.hpp"
 
 namespace kplay::cli {
 

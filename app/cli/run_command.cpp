@@ -3,16 +3,17 @@
 #include <cstdio>
 #include <iostream>
 
+#include "base/error.hpp"
+#include "base/image_io.hpp"
+#include "base/text.hpp"
+#include "client/report_json.hpp"
+#include "client/verdict.hpp"
+#include "client/worker_client.hpp"
 #include "commands.hpp"
 #include "diagnostic_printer.hpp"
-#include "run/engine.hpp"
 #include "exit_codes.hpp"
-#include "base/image_io.hpp"
 #include "option_parsing.hpp"
-#include "emu/sanitizer_runtime.hpp"
-#include "base/error.hpp"
-#include "client/report_json.hpp"
-#include "client/worker_client.hpp"
+#include "run/engine.hpp"
 
 namespace kplay::cli {
 
@@ -27,17 +28,22 @@ struct RunOptionsCli {
     uint64_t order_seed = 1;
     uint64_t seed = 1;
     double tolerance = -1;
-    bool json = false, no_flush = false, in_process = false, thorough = false;
+    bool json = false, no_flush = false, in_process = false, thorough = false, no_test_sizes = false;
     double timeout = 5;
 };
 
 int exit_code_for(const RunReport& report) {
     if (report.ok()) return report.check.passed ? kSuccess : kCheckFailed;
     if (!report.error_code.empty() && report.error_code.rfind("CUDA", 0) == 0) return kCudaError;
-    if (report.stage == "compile") return report.compile.ok ? kInputError : kCompileError;
-    if (report.stage == "device") return kNoDevice;
-    if (report.stage == "run" || report.stage == "load" || report.stage == "check" || report.stage == "worker") return kCudaError;
-    return kInputError;
+    switch (report.stage) {
+        case Stage::compile: return report.compile.ok ? kInputError : kCompileError;
+        case Stage::device: return kNoDevice;
+        case Stage::run:
+        case Stage::load:
+        case Stage::check:
+        case Stage::worker: return kCudaError;
+        default: return kInputError;
+    }
 }
 
 std::string human_bytes(double bytes) {
@@ -48,70 +54,92 @@ std::string human_bytes(double bytes) {
     return text;
 }
 
+bool loaded(const RunReport& r) {
+    return r.stage != Stage::source && r.stage != Stage::spec && r.stage != Stage::compile && r.stage != Stage::device;
+}
+
+void print_setup(const RunReport& r) {
+    if (r.device && r.emulated)
+        std::printf("  device     %s; threads resumed in %s order%s\n", r.device->name.c_str(), thread_order_name(r.thread_order),
+                    r.thorough ? "; thorough: AddressSanitizer and UBSan" : "");
+    else if (r.device)
+        std::printf("  device     [%d] %s (%s)\n", r.device->ordinal, r.device->name.c_str(), r.device->arch().c_str());
+    if (r.emulated && r.stage != Stage::compile)
+        std::printf("  host build %.1f ms (%s)\n", r.host_compile_ms, r.host_compile_cached ? "cached" : "g++/clang++ shared object");
+    if (!loaded(r) || r.stage == Stage::load) return;
+    const auto& f = r.function;
+    if (!r.emulated)
+        std::printf("  module     loaded in %.2f ms; %d registers/thread, %s static smem, %s local/thread\n", r.module_load_ms,
+                    f.registers_per_thread, human_bytes(f.static_smem_bytes).c_str(), human_bytes(f.local_bytes_per_thread).c_str());
+    if (!r.input_description.empty()) std::printf("  input      %s\n", r.input_description.c_str());
+    if (r.spec && !r.sizes.empty()) {
+        std::vector<std::string> sizes;
+        for (const auto& name : r.spec->task.sizes.names)
+            if (r.values.count(name)) sizes.push_back(name + "=" + std::to_string(r.values.at(name)));
+        std::printf("  sizes      %s\n", join(sizes).c_str());
+    }
+    if (r.stage == Stage::inputs) return;
+    std::printf("  launch     grid %s%s, block %s, dynamic smem %s\n", r.launch.grid.text().c_str(), r.launch.auto_grid ? " (auto)" : "",
+                r.launch.block.text().c_str(), human_bytes(r.launch.dynamic_smem).c_str());
+    if (r.occupancy.blocks_per_sm > 0)
+        std::printf("  occupancy  %d blocks/SM, %.0f%% of the SM's threads (theoretical)\n", r.occupancy.blocks_per_sm, 100 * r.occupancy.fraction);
+    std::printf("  coverage   %lld threads for %lld elements: %s\n", static_cast<long long>(r.coverage.threads),
+                static_cast<long long>(r.coverage.elements), r.coverage.note().c_str());
+    if (!r.arguments.empty()) {
+        std::vector<std::string> args;
+        for (const auto& a : r.arguments) args.push_back((a.param.empty() ? "" : a.param + "=") + a.value + " (" + a.kind + ")");
+        std::printf("  args       %s\n", join(args).c_str());
+    }
+}
+
+void print_speed(const RunReport& r) {
+    if (r.emulated) {
+        std::printf("  speed      emulated on the CPU: %.2f GFLOP/s, %.2f GB/s (these say nothing about GPU speed)\n", r.gflops, r.gbps);
+        return;
+    }
+    const bool flops = r.spec && r.spec->task.presentation.rate == RateUnit::flops;
+    if (flops) std::printf("  speed      %.1f GFLOP/s, %.1f GB/s of minimum traffic\n", r.gflops, r.gbps);
+    else std::printf("  speed      %.1f GB/s%s\n", r.gbps, r.flops > 0 ? (", " + short_number(r.gflops) + " GFLOP/s").c_str() : "");
+    const Ceiling& c = r.ceiling;
+    const double value = c.kind == CeilingKind::cublas ? c.gflops : c.gbps;
+    std::printf("  verdict    %s%s\n", r.verdict.c_str(),
+                value > 0 ? (" (" + short_number(value) + (c.kind == CeilingKind::cublas ? " GFLOP/s" : " GB/s") + ")").c_str() : "");
+}
+
+void print_check(const RunReport& r) {
+    std::printf("  check      %s\n", r.check.summary.c_str());
+    if (!r.check.first_bad.empty()) std::printf("  first bad  %s\n", r.check.first_bad.c_str());
+    std::string metrics;
+    for (const auto& m : r.check.metrics) {
+        char item[96];
+        std::snprintf(item, sizeof item, "%s=%.4g", m.name.c_str(), m.value);
+        metrics += (metrics.empty() ? "" : " ") + std::string(item);
+    }
+    std::printf("  metrics    %s\n", metrics.c_str());
+    if (r.check.buffers.size() > 1)
+        for (const auto& b : r.check.buffers) std::printf("  output     %s\n", b.summary.c_str());
+    for (const auto& size : r.check.sizes)
+        std::printf("  also at    %s: %s\n", size.sizes.c_str(), size.skipped ? size.summary.c_str() : size.passed ? "PASS" : size.summary.c_str());
+}
+
 void print_text(const RunReport& r) {
     std::printf("%s: task %s, kernel %s\n", r.file.c_str(), r.task.empty() ? "?" : r.task.c_str(), r.kernel.empty() ? "?" : r.kernel.c_str());
-    if (r.spec && !r.spec->inferred.empty()) {
-        std::string inferred;
-        for (const auto& item : r.spec->inferred) inferred += (inferred.empty() ? "" : "; ") + item;
-        std::printf("  inferred   %s\n", inferred.c_str());
-    }
+    if (r.spec && !r.spec->inferred.empty()) std::printf("  inferred   %s\n", join(r.spec->inferred, "; ").c_str());
     if (!r.compile.arch.empty())
-        std::printf("  compile    %s, %.1f ms (%s%s)%s\n", r.compile.arch.c_str(),
-                    r.compile.cache_hit ? r.compile.lookup_ms : r.compile.compile_ms,
+        std::printf("  compile    %s, %.1f ms (%s%s)%s\n", r.compile.arch.c_str(), r.compile.cache_hit ? r.compile.lookup_ms : r.compile.compile_ms,
                     r.compile.cache_hit ? "cache hit" : "cache miss",
                     r.compile.cache_hit ? (", first compile " + std::to_string(static_cast<int>(std::lround(r.compile.compile_ms))) + " ms").c_str() : "",
                     r.compile.count(Severity::warning) ? (", " + std::to_string(r.compile.count(Severity::warning)) + " warnings").c_str() : "");
     if (!r.compile.ok) print_diagnostics(std::cout, r.compile);
-    if (r.device && r.emulated)
-        std::printf("  device     %s; threads resumed in %s order%s\n", r.device->name.c_str(), r.thread_order.c_str(),
-                    r.thorough ? "; thorough: AddressSanitizer and UBSan" : "");
-    else if (r.device)
-        std::printf("  device     [%d] %s (%s)\n", r.device->ordinal, r.device->name.c_str(), r.device->arch().c_str());
-    if (r.emulated && r.stage != "compile")
-        std::printf("  host build %.1f ms (%s)\n", r.host_compile_ms, r.host_compile_cached ? "cached" : "g++/clang++ shared object");
-    const bool loaded = r.stage != "input" && r.stage != "spec" && r.stage != "compile" && r.stage != "device";
-    if (loaded && r.stage != "load") {
-        const auto& f = r.function;
-        if (!r.emulated)
-            std::printf("  module     loaded in %.2f ms; %d registers/thread, %s static smem, %s local/thread\n", r.module_load_ms,
-                    f.registers_per_thread, human_bytes(f.static_smem_bytes).c_str(), human_bytes(f.local_bytes_per_thread).c_str());
-        if (!r.input_description.empty()) std::printf("  input      %s\n", r.input_description.c_str());
-        std::printf("  launch     grid %s%s, block %s, dynamic smem %s\n", r.launch.grid.text().c_str(),
-                    r.launch.auto_grid ? " (auto)" : "", r.launch.block.text().c_str(), human_bytes(r.launch.dynamic_smem).c_str());
-        if (r.occupancy.blocks_per_sm > 0)
-            std::printf("  occupancy  %d blocks/SM, %.0f%% of the SM's threads (theoretical)\n", r.occupancy.blocks_per_sm,
-                        100 * r.occupancy.fraction);
-        std::printf("  coverage   %lld threads for %lld elements: %s\n", static_cast<long long>(r.coverage.threads),
-                    static_cast<long long>(r.coverage.elements), r.coverage.note().c_str());
-        if (!r.arguments.empty()) {
-            std::string args;
-            for (const auto& a : r.arguments)
-                args += (args.empty() ? "" : ", ") + (a.param.empty() ? "" : a.param + "=") + a.value + " (" + a.kind + ")";
-            std::printf("  args       %s\n", args.c_str());
-        }
-    }
+    print_setup(r);
     if (r.ok()) {
-        std::printf("  kernel     median %.4f ms (min %.4f, max %.4f, stddev %.4f) over %d runs after %d warm-up%s\n",
-                    r.kernel_ms.median, r.kernel_ms.min, r.kernel_ms.max, r.kernel_ms.stddev, r.kernel_ms.count, r.warmup,
-                    r.l2_flushed ? ", L2 flushed" : "");
-        std::printf("  transfers  H2D %.2f ms, D2H %.2f ms; inputs made in %.1f ms; CPU reference %s\n", r.h2d_ms, r.d2h_ms,
-                    r.inputs_ms, r.check.reference_cached ? "cached" : (std::to_string(static_cast<int>(std::lround(r.check.reference_ms))) + " ms").c_str());
-        if (r.emulated)
-            std::printf("  speed      emulated on the CPU: %.2f GFLOP/s, %.2f GB/s (these say nothing about GPU speed)\n", r.gflops, r.gbps);
-        else if (r.task == "matmul")
-            std::printf("  speed      %.1f GFLOP/s; %.1f GB/s of minimum traffic = %.1f%% of the copy ceiling (%.0f GB/s)\n",
-                        r.gflops, r.gbps, r.percent_of_ceiling, r.ceiling.gbps);
-        else
-            std::printf("  speed      %.1f GB/s = %.1f%% of the copy ceiling (%.0f GB/s)\n", r.gbps, r.percent_of_ceiling, r.ceiling.gbps);
-        std::printf("  check      %s\n", r.check.summary.c_str());
-        if (!r.check.first_bad.empty()) std::printf("  first bad  %s\n", r.check.first_bad.c_str());
-        std::string metrics;
-        for (const auto& m : r.check.metrics) {
-            char item[96];
-            std::snprintf(item, sizeof item, "%s=%.4g", m.name.c_str(), m.value);
-            metrics += (metrics.empty() ? "" : " ") + std::string(item);
-        }
-        std::printf("  metrics    %s\n", metrics.c_str());
+        std::printf("  kernel     median %.4f ms (min %.4f, max %.4f, stddev %.4f) over %d runs after %d warm-up%s\n", r.kernel_ms.median,
+                    r.kernel_ms.min, r.kernel_ms.max, r.kernel_ms.stddev, r.kernel_ms.count, r.warmup, r.l2_flushed ? ", L2 flushed" : "");
+        std::printf("  transfers  H2D %.2f ms, D2H %.2f ms; inputs made in %.1f ms\n", r.h2d_ms, r.d2h_ms, r.inputs_ms);
+        std::printf("  reference  %s, %s\n", r.check.reference.c_str(),
+                    r.check.reference_cached ? "cached" : (std::to_string(static_cast<int>(std::lround(r.check.reference_ms))) + " ms").c_str());
+        print_speed(r);
+        print_check(r);
     }
     for (const auto& warning : r.warnings) std::printf("  warning    %s\n", warning.c_str());
     if (!r.printf_lines.empty() || r.printf_dropped) {
@@ -121,25 +149,33 @@ void print_text(const RunReport& r) {
     }
     if (!r.ok()) {
         std::fflush(stdout);  // the report first, then the error, also when both go to one terminal or pipe
-        std::fprintf(stderr, "kplay-cli: %s failed: %s\n", r.stage.c_str(), r.error.c_str());
+        std::fprintf(stderr, "kplay-cli: %s failed: %s\n", stage_name(r.stage), r.error.c_str());
         if (!r.fault.hint.empty()) std::fprintf(stderr, "  hint: %s\n", r.fault.hint.c_str());
-        if (!r.fault.sanitizer_command.empty())
-            std::fprintf(stderr, "  to find the line: %s\n", r.fault.sanitizer_command.c_str());
+        if (!r.fault.sanitizer_command.empty()) std::fprintf(stderr, "  to find the line: %s\n", r.fault.sanitizer_command.c_str());
     }
 }
 
-void save_output(const RunReport& r, const std::string& path) {
-    if (r.task == "grayscale") {
-        save_gray_png(path, r.output.data(), r.output_w, r.output_h);
-        return;
+// The output as PNG: an image output as it is, a matrix as its error map scaled to its worst cell.
+// Returns false (with a message) for outputs that are not pictures.
+bool save_output(const RunReport& r, const std::string& path) {
+    const OutputView& view = r.view;
+    if (view.kind == OutputKind::image && !view.output.empty()) {
+        save_gray_png(path, view.output.data(), view.width, view.height);
+        return true;
     }
-    // Matmul: the map (|C-R| over the allowed error) as a gray PNG, scaled to its maximum.
-    float peak = 0;
-    for (float v : r.check.map) if (std::isfinite(v)) peak = std::max(peak, v);
-    std::vector<uint8_t> pixels(r.check.map.size());
-    for (size_t i = 0; i < pixels.size(); ++i)
-        pixels[i] = std::isfinite(r.check.map[i]) ? static_cast<uint8_t>(peak > 0 ? 255.0f * r.check.map[i] / peak : 0) : 255;
-    save_gray_png(path, pixels.data(), r.check.map_w, r.check.map_h);
+    if (view.kind == OutputKind::matrix && !view.map.empty()) {
+        float peak = 0;
+        for (float v : view.map)
+            if (std::isfinite(v)) peak = std::max(peak, v);
+        std::vector<uint8_t> pixels(view.map.size());
+        for (size_t i = 0; i < pixels.size(); ++i)
+            pixels[i] = std::isfinite(view.map[i]) ? static_cast<uint8_t>(peak > 0 ? 255.0f * view.map[i] / peak : 0) : 255;
+        save_gray_png(path, pixels.data(), view.width, view.height);
+        return true;
+    }
+    std::fprintf(stderr, "kplay-cli: --out writes image outputs and matrix error maps; this task's output is a %s\n",
+                 spec_name(view.kind));
+    return false;
 }
 
 }  // namespace
@@ -149,7 +185,10 @@ std::function<int()> add_run_command(CLI::App& app) {
     auto* command = app.add_subcommand("run", "Compile, launch, time and check a kernel");
     command->add_option("FILE", o->file, "Kernel file (.cu)")->required();
     command->add_option("--image", o->image, "Grayscale input image (PNG or JPEG); default: the built-in image");
-    command->add_option("--size", o->size, "Grayscale: WxH of the built-in image. Matmul: N, MxN or MxNxK (default 1024)");
+    command->add_option("--size", o->size,
+                        "The task's sizes: one value per size name (1000x999x1001), NAME=VALUE pairs (R=3,C=1000), or one value for "
+                        "all; replaces the default and the test sizes");
+    command->add_flag("--no-test-sizes", o->no_test_sizes, "Check only the run's own size (not the task's test sizes and a second seed)");
     command->add_option("--block", o->block, "Block size X[,Y[,Z]] (overrides the annotation)");
     command->add_option("--grid", o->grid, "Grid: auto, or X[,Y[,Z]]");
     command->add_option("--smem", o->smem, "Dynamic shared memory in bytes");
@@ -157,8 +196,10 @@ std::function<int()> add_run_command(CLI::App& app) {
     command->add_option("-D,--define", o->defines, "Preprocessor define NAME=VALUE (repeatable)");
     command->add_option("--warmup", o->warmup, "Untimed launches before timing")->check(CLI::Range(0, 1000));
     command->add_option("--repeat", o->repeat, "Timed launches (median reported)")->check(CLI::Range(1, 100000));
-    command->add_option("--seed", o->seed, "Seed of the random matmul inputs");
-    command->add_option("--tol", o->tolerance, "Check tolerance (grayscale: levels, default 1; matmul: multiple of u*sqrt(K)*|A||B|, default 2)");
+    command->add_option("--seed", o->seed, "Seed of the random inputs");
+    command->add_option("--tol", o->tolerance,
+                        "Replaces the leading tolerance of each output's check (grayscale: levels, default 1; matmul: multiple of "
+                        "u*sqrt(K)*|A||B|, default 2)");
     command->add_option("--device", o->device, "Device ordinal, or cpu for the emulated CPU device (the default without a GPU)");
     command->add_option("--order", o->order, "Emulated device: order threads are resumed in (forward, reverse, random)")
         ->check(CLI::IsMember({"forward", "reverse", "random"}));
@@ -168,7 +209,7 @@ std::function<int()> add_run_command(CLI::App& app) {
                       "arrays and undefined behaviour, with the CUDA thread that did it");
     command->add_option("--arch", o->arch, "Compile for this target instead of the device's");
     command->add_flag("--no-l2-flush", o->no_flush, "Do not flush L2 between timed runs");
-    command->add_option("--out", o->out, "Write the output: grayscale image, or the matmul |C-R| map, as PNG");
+    command->add_option("--out", o->out, "Write the output as PNG: an image output, or a matrix output's |C-R| map");
     command->add_flag("--json", o->json, "Print JSON (schema in docs/CLI.md)");
     command->add_option("--timeout", o->timeout, "Stop the kernel after this many seconds (default 5; emulated: 10)")->check(CLI::PositiveNumber);
     command->add_flag("--in-process", o->in_process,
@@ -189,7 +230,8 @@ std::function<int()> add_run_command(CLI::App& app) {
         request.emulate_without_gpu = o->device.empty();  // an ordinal asked for means a GPU or an error
         if (o->device == "cpu") request.emulate = true;
         else if (!o->device.empty()) request.device = static_cast<int>(parse_dims(o->device, "--device").at(0));
-        request.thread_order = o->order;
+        request.thread_order = parse_thread_order(o->order).value_or(ThreadOrder::forward);
+        request.check_test_sizes = !o->no_test_sizes;
         request.order_seed = o->order_seed;
         if (command->count("--timeout")) request.emulation_timeout_s = o->timeout;
         if (o->thorough) {
@@ -208,21 +250,14 @@ std::function<int()> add_run_command(CLI::App& app) {
         } else {
             WorkerOptions options;
             options.run_timeout_s = o->timeout;
-            if (o->thorough) {
-                try {
-                    options.extra_environment = sanitizer_worker_environment();  // a worker with ASan preloaded
-                } catch (const InputError& error) {
-                    std::fprintf(stderr, "kplay-cli: %s\n", error.what());
-                    return static_cast<int>(kInputError);
-                }
-            }
+            options.thorough = o->thorough;  // a worker with the sanitizer runtimes preloaded
             WorkerClient client(options);
             report = client.wait(client.submit_run(request)).run;
         }
         if (o->json) std::cout << to_json(report).dump(2) << "\n";
         else print_text(report);
         if (report.ok() && !o->out.empty()) {
-            save_output(report, o->out);
+            if (!save_output(report, o->out)) return static_cast<int>(kInputError);
             if (!o->json) std::printf("  output     written to %s\n", o->out.c_str());
         }
         return static_cast<int>(exit_code_for(report));

@@ -58,19 +58,20 @@ std::vector<KernelEntry> list_kernels(const fs::path& kernels_dir) {
 std::string save_output_png(const KernelSession& session, const fs::path& path) {
     const auto& shown = session.shown();
     if (!shown) return "Nothing to save yet: no kernel has produced output.";
+    const OutputView& view = shown->view;
     try {
-        if (shown->task == "grayscale" && !shown->output.empty()) {
-            save_gray_png(path, shown->output.data(), shown->output_w, shown->output_h);
-        } else if (!shown->check.map.empty()) {
+        if (view.kind == OutputKind::image && !view.output.empty()) {
+            save_gray_png(path, view.output.data(), view.width, view.height);
+        } else if (view.kind == OutputKind::matrix && !view.map.empty()) {
             float peak = 0;
-            for (float v : shown->check.map)
+            for (float v : view.map)
                 if (std::isfinite(v)) peak = std::max(peak, v);
-            std::vector<uint8_t> pixels(shown->check.map.size());
+            std::vector<uint8_t> pixels(view.map.size());
             for (size_t i = 0; i < pixels.size(); ++i)
-                pixels[i] = std::isfinite(shown->check.map[i]) ? static_cast<uint8_t>(peak > 0 ? 255 * shown->check.map[i] / peak : 0) : 255;
-            save_gray_png(path, pixels.data(), shown->check.map_w, shown->check.map_h);
+                pixels[i] = std::isfinite(view.map[i]) ? static_cast<uint8_t>(peak > 0 ? 255 * view.map[i] / peak : 0) : 255;
+            save_gray_png(path, pixels.data(), view.width, view.height);
         } else {
-            return "Nothing to save: the last result has no image.";
+            return std::string("Nothing to save as PNG: this task's output is a ") + spec_name(view.kind) + ".";
         }
     } catch (const InputError& error) {
         return error.what();
@@ -86,14 +87,14 @@ std::string export_history(const KernelSession& session, const fs::path& path) {
         for (const auto& h : session.history())
             runs.push_back({{"run", h.run}, {"time", h.time_of_day}, {"source_hash", h.source_hash}, {"kernel", h.kernel},
                             {"launch", h.launch}, {"median_ms", h.median_ms}, {"min_ms", h.min_ms}, {"max_ms", h.max_ms},
-                            {"gbps", h.gbps}, {"percent_of_copy_ceiling", h.percent_of_ceiling}, {"gflops", h.gflops},
+                            {"sizes", h.sizes}, {"gbps", h.gbps}, {"percent_of_ceiling", h.percent_of_ceiling}, {"gflops", h.gflops},
                             {"compile_ms", h.compile_ms}, {"cache_hit", h.cache_hit}, {"passed", h.passed},
                             {"edit_to_result_ms", h.latency_ms}});
         out << nlohmann::json{{"file", session.file().string()}, {"runs", runs}}.dump(2) << "\n";
     } else {
-        out << "run,time,source_hash,kernel,launch,median_ms,min_ms,max_ms,gbps,percent_of_copy_ceiling,gflops,compile_ms,cache_hit,passed,edit_to_result_ms\n";
+        out << "run,time,source_hash,kernel,launch,sizes,median_ms,min_ms,max_ms,gbps,percent_of_ceiling,gflops,compile_ms,cache_hit,passed,edit_to_result_ms\n";
         for (const auto& h : session.history())
-            out << h.run << "," << h.time_of_day << "," << h.source_hash << "," << h.kernel << ",\"" << h.launch << "\","
+            out << h.run << "," << h.time_of_day << "," << h.source_hash << "," << h.kernel << ",\"" << h.launch << "\"," << h.sizes << ","
                 << h.median_ms << "," << h.min_ms << "," << h.max_ms << "," << h.gbps << "," << h.percent_of_ceiling << ","
                 << h.gflops << "," << h.compile_ms << "," << h.cache_hit << "," << h.passed << "," << h.latency_ms << "\n";
     }

@@ -8,7 +8,8 @@
 
 #include "frame_stats.hpp"
 #include "image_views.hpp"
-#include "kernel_session.hpp"
+#include "client/kernel_session.hpp"
+#include "series_view.hpp"
 
 namespace kplay::window {
 
@@ -23,6 +24,7 @@ struct AppState {
     KernelSession& session;
     ImageViews& views;
     ViewTransform view;
+    SeriesViewState series_view;  // the 1D output view's visible range
     float left_width = 560;
     std::string path_box;
     std::string image_box;
@@ -46,7 +48,7 @@ struct AppState {
 // Files under `kernels_dir` grouped by task folder, sorted.
 std::vector<KernelEntry> list_kernels(const std::filesystem::path& kernels_dir);
 
-// Writes the shown output as PNG (grayscale: the gray image; matmul: the |C-R| map). Returns a message.
+// Writes the shown output as PNG (an image output as it is; a matrix: its |C-R| map). Returns a message.
 std::string save_output_png(const KernelSession& session, const std::filesystem::path& path);
 
 // Writes the run history as CSV or JSON (by extension). Returns a message.

@@ -62,7 +62,7 @@ void draw_history_panel(AppState& state) {
         };
         line("median ms", a.median_ms, b.median_ms, "%.4f");
         line("GB/s", a.gbps, b.gbps, "%.1f");
-        if (a.task == "matmul" || b.task == "matmul") line("GFLOP/s", a.gflops, b.gflops, "%.0f");
+        if (a.unit == RateUnit::flops || b.unit == RateUnit::flops) line("GFLOP/s", a.gflops, b.gflops, "%.0f");
         line("compile ms", a.compile_ms, b.compile_ms, "%.1f");
         ImGui::EndTable();
     }

@@ -14,37 +14,41 @@ void ImageViews::load_shaders() {
 
 void ImageViews::upload(const RunReport& report) {
     ++generation_;
-    const bool same_input = report.task == "grayscale" && !input_identity_.empty() && report.input_identity == input_identity_ &&
-                            textures_[0];
+    const OutputView& view = report.view;
+    const bool image = view.kind == OutputKind::image;
+    const bool same_input = image && !input_identity_.empty() && view.input_identity == input_identity_ && textures_[0];
     for (int i = same_input ? 1 : 0; i < 4; ++i) textures_[i] = GlTexture();
     output_.clear();
     map_.clear();
     map_max_ = 0;
-    if (report.task == "grayscale" && report.input_w > 0) {
-        const size_t pixels = static_cast<size_t>(report.input_w) * report.input_h;
+    if (image && view.width > 0) {
+        const size_t pixels = static_cast<size_t>(view.width) * view.height;
         if (!same_input) {
-            input_ = report.input;
-            input_identity_ = report.input_identity;
-            std::vector<unsigned char> interleaved(3 * pixels);
-            for (size_t i = 0; i < pixels && 3 * pixels <= input_.size(); ++i)
-                for (int c = 0; c < 3; ++c) interleaved[3 * i + c] = input_[c * pixels + i];
-            textures_[0].upload(report.input_w, report.input_h, GL_RGB8, GL_RGB, GL_UNSIGNED_BYTE, interleaved.data());
+            input_ = view.input;
+            input_identity_ = view.input_identity;
+            const size_t input_pixels = static_cast<size_t>(view.input_w) * view.input_h;
+            if (input_pixels > 0 && 3 * input_pixels <= input_.size()) {
+                std::vector<unsigned char> interleaved(3 * input_pixels);
+                for (size_t i = 0; i < input_pixels; ++i)
+                    for (int c = 0; c < 3; ++c) interleaved[3 * i + c] = input_[c * input_pixels + i];
+                textures_[0].upload(view.input_w, view.input_h, GL_RGB8, GL_RGB, GL_UNSIGNED_BYTE, interleaved.data());
+            }
         }
-        if (report.output.size() == pixels) {
-            output_ = report.output;
-            textures_[1].upload(report.output_w, report.output_h, GL_R8, GL_RED, GL_UNSIGNED_BYTE, output_.data());
+        if (view.output.size() == pixels) {
+            output_ = view.output;
+            textures_[1].upload(view.width, view.height, GL_R8, GL_RED, GL_UNSIGNED_BYTE, output_.data());
         }
-        if (report.check.map.size() == pixels) {
-            map_ = report.check.map;
-            textures_[2].upload(report.check.map_w, report.check.map_h, GL_R32F, GL_RED, GL_FLOAT, map_.data());
+        if (view.map.size() == pixels) {
+            map_ = view.map;
+            textures_[2].upload(view.width, view.height, GL_R32F, GL_RED, GL_FLOAT, map_.data());
         }
-    } else if (report.task == "matmul" && !report.check.map.empty()) {
+    } else if (view.kind == OutputKind::matrix && !view.map.empty()) {
         input_.clear();
         input_identity_.clear();
-        map_ = report.check.map;
+        map_ = view.map;
         for (float v : map_)
             if (std::isfinite(v)) map_max_ = std::max(map_max_, v);
-        textures_[3].upload(report.check.map_w, report.check.map_h, GL_R32F, GL_RED, GL_FLOAT, map_.data());
+        textures_[3].upload(view.width, view.height, GL_R32F, GL_RED, GL_FLOAT, map_.data());
     }
 }
 

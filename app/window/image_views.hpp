@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "run/engine.hpp"
+#include "client/run_report.hpp"
 #include "gl_resources.hpp"
 
 namespace kplay::window {

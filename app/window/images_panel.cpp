@@ -1,12 +1,14 @@
-// The image views: input | output | difference for grayscale, the |C-R| heatmap for matmul. All views
-// share one zoom and pan: the wheel zooms at the cursor, dragging pans, F fits, 1 shows 1:1. Hovering
-// shows the pixel's values.
+// The output views, chosen by the task's output kind: an image beside its input and its difference
+// from the reference; a matrix's |C-R| heatmap; a 1D array against its reference (series_view); a
+// scalar's value, reference and error. The image views share one zoom and pan: the wheel zooms at the
+// cursor, dragging pans, F fits, 1 shows 1:1. Hovering shows the pixel's values.
 #include <imgui.h>
 
 #include <cmath>
 #include <cstdio>
 
 #include "panels.hpp"
+#include "series_view.hpp"
 
 namespace kplay::window {
 
@@ -67,57 +69,109 @@ ImVec2 view_widget(AppState& state, ViewKind kind, const char* caption, ImVec2 s
 
 }  // namespace
 
+namespace {
+
+const ImVec4 kRed(0.95f, 0.35f, 0.35f, 1), kGreen(0.4f, 0.85f, 0.45f, 1), kAmber(0.95f, 0.75f, 0.3f, 1);
+
+const BufferCheck* check_of(const RunReport& report) {
+    for (const auto& check : report.check.buffers)
+        if (check.buffer == report.view.buffer) return &check;
+    return nullptr;
+}
+
+void draw_scalar(const RunReport& report) {
+    const BufferCheck* check = check_of(report);
+    if (!check) return;
+    ImGui::Dummy(ImVec2(0, ImGui::GetTextLineHeight()));
+    ImGui::SetWindowFontScale(1.6f);
+    ImGui::TextColored(check->passed ? kGreen : kRed, "%s", check->passed ? "PASS" : "FAIL");
+    ImGui::SetWindowFontScale(1.0f);
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(check->summary.c_str());
+    ImGui::PopTextWrapPos();
+    if (ImGui::BeginTable("scalar", 2, ImGuiTableFlags_SizingFixedFit)) {
+        auto row = [](const char* name, const std::string& value) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextDisabled("%s", name);
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(value.c_str());
+        };
+        char text[64];
+        std::snprintf(text, sizeof text, "%.6g", check->max_abs_error);
+        row("|error|", text);
+        std::snprintf(text, sizeof text, "%.3g", check->max_error_ratio);
+        row("|error| / allowed", text);
+        row("rule", check->rule);
+        ImGui::EndTable();
+    }
+}
+
+void draw_series(AppState& state, const RunReport& report, ImVec2 size) {
+    const BufferCheck* check = check_of(report);
+    const int64_t first_bad = check ? check->first_bad.index : -1;
+    draw_series_view(report.view.series, state.series_view, size, first_bad, report.view.buffer.c_str());
+}
+
+}  // namespace
+
 void draw_images_panel(AppState& state) {
     KernelSession& session = state.session;
     if (session.shown() && state.uploaded_version != session.output_version()) {
         state.views.upload(*session.shown());
         state.uploaded_version = session.output_version();
+        state.series_view = {};
     }
     if (!state.views.shader_error().empty())
-        ImGui::TextColored(ImVec4(0.95f, 0.35f, 0.35f, 1), "Shader error (views show raw images): %s", state.views.shader_error().c_str());
-
-    const bool matmul = session.shown() && session.shown()->task == "matmul";
-    const int image_w = matmul ? state.views.width(ViewKind::error_map) : state.views.width(ViewKind::input);
-    const int image_h = matmul ? state.views.height(ViewKind::error_map) : state.views.height(ViewKind::input);
-    if (image_w == 0) {
-        ImGui::TextDisabled(session.busy()                          ? "Running..."
+        ImGui::TextColored(kRed, "Shader error (views show raw images): %s", state.views.shader_error().c_str());
+    if (!session.shown()) {
+        ImGui::TextDisabled(session.busy()                            ? "Running..."
                             : session.last() && !session.last()->ok() ? "No output yet: the run failed (see Results)."
                                                                       : "The output appears here after the first successful run.");
         return;
     }
+    const RunReport& shown = *session.shown();
+    const OutputKind kind = shown.view.kind;
+    if (session.shown_is_stale()) ImGui::TextColored(kAmber, "STALE: these are the last good outputs, not the current file's");
+    if (kind == OutputKind::scalar) return draw_scalar(shown);
+    if (kind == OutputKind::series) {
+        ImGui::TextDisabled("%s of task %s, %s", shown.view.buffer.c_str(), shown.task.c_str(), shown.sizes.c_str());
+        return draw_series(state, shown, ImGui::GetContentRegionAvail());
+    }
+    const bool matrix = kind == OutputKind::matrix;
+    const int image_w = matrix ? state.views.width(ViewKind::error_map) : state.views.width(ViewKind::output);
+    const int image_h = matrix ? state.views.height(ViewKind::error_map) : state.views.height(ViewKind::output);
+    if (image_w == 0) {
+        ImGui::TextDisabled("The output appears here after the first successful run.");
+        return;
+    }
     if (ImGui::Button("Fit")) state.view.fit_requested = true;
     ImGui::SameLine();
-    if (ImGui::Button("1:1")) {
-        state.view.scale = 1;
-    }
+    if (ImGui::Button("1:1")) state.view.scale = 1;
     ImGui::SameLine();
     ImGui::Text("zoom %.0f%%", 100 * state.view.scale);
-    if (session.shown_is_stale()) {
-        ImGui::SameLine();
-        ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.3f, 1), "STALE: these are the last good outputs, not the current file's");
-    }
-    const float tolerance = static_cast<float>(session.shown()->check.tolerance);
+    const float tolerance = static_cast<float>(shown.check.tolerance);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float caption = ImGui::GetTextLineHeightWithSpacing();
     const float footer = ImGui::GetTextLineHeightWithSpacing() * 3.2f;
-    const int columns = matmul ? 1 : 3;
+    const int columns = matrix ? 1 : 3;
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
     const ImVec2 size(std::max(64.0f, (avail.x - spacing * static_cast<float>(columns - 1)) / static_cast<float>(columns)),
                       std::max(64.0f, avail.y - caption - footer));
     if (state.view.fit_requested) fit(state.view, size.x, size.y, image_w, image_h);
 
     ImVec2 hovered(-1, -1);
-    if (matmul) {
-        char caption_text[96];
-        std::snprintf(caption_text, sizeof caption_text, "|C - R| / allowed error (max-pooled to %dx%d), worst %.3g", image_w,
-                      image_h, state.views.map_max());
+    if (matrix) {
+        char caption_text[128];
+        std::snprintf(caption_text, sizeof caption_text, "|%s - R| / allowed error (max-pooled to %dx%d), worst %.3g", shown.view.buffer.c_str(),
+                      image_w, image_h, state.views.map_max());
         hovered = view_widget(state, ViewKind::error_map, caption_text, size, tolerance);
     } else {
         const ImVec2 a = view_widget(state, ViewKind::input, "input", size, tolerance);
         ImGui::SameLine();
         const ImVec2 b = view_widget(state, ViewKind::output, "output", size, tolerance);
         ImGui::SameLine();
-        const ImVec2 c = view_widget(state, ViewKind::difference, "difference from the CPU reference", size, tolerance);
+        const ImVec2 c = view_widget(state, ViewKind::difference, "difference from the reference", size, tolerance);
         hovered = a.x >= 0 ? a : b.x >= 0 ? b : c;
     }
 
@@ -125,7 +179,7 @@ void draw_images_panel(AppState& state) {
     const int x = static_cast<int>(hovered.x), y = static_cast<int>(hovered.y);
     if (x >= 0 && y >= 0 && x < image_w && y < image_h) {
         const size_t i = static_cast<size_t>(y) * image_w + x;
-        if (matmul) {
+        if (matrix) {
             const float e = state.views.map_values()[i];
             ImGui::Text("cell (%d, %d): max |C-R| / allowed = %s", x, y, std::isnan(e) ? "NaN (unwritten)" : std::to_string(e).c_str());
         } else {
@@ -134,23 +188,22 @@ void draw_images_panel(AppState& state) {
             const auto& out = state.views.output_pixels();
             const auto& map = state.views.map_values();
             const bool unwritten = i < map.size() && std::isnan(map[i]);
-            std::string text = "x " + std::to_string(x) + "  y " + std::to_string(y) + "   input RGB (" + std::to_string(in[i]) + ", " +
-                               std::to_string(in[n + i]) + ", " + std::to_string(in[2 * n + i]) + ")";
+            std::string text = "x " + std::to_string(x) + "  y " + std::to_string(y);
+            if (3 * n <= in.size())
+                text += "   input RGB (" + std::to_string(in[i]) + ", " + std::to_string(in[n + i]) + ", " + std::to_string(in[2 * n + i]) + ")";
             if (i < out.size()) text += "   output " + std::to_string(out[i]);
             if (unwritten) text += "   never written";
             else if (i < map.size() && i < out.size())
-                text += "   reference " + std::to_string(out[i] - static_cast<int>(map[i])) + "   difference " +
-                        std::to_string(static_cast<int>(map[i]));
+                text += "   reference " + std::to_string(out[i] - static_cast<int>(map[i])) + "   difference " + std::to_string(static_cast<int>(map[i]));
             ImGui::TextUnformatted(text.c_str());
         }
     } else {
         ImGui::TextDisabled("Hover a pixel to inspect it. Wheel: zoom at the cursor. Drag: pan. F: fit. 1: 1:1.");
     }
-    if (matmul)
+    if (matrix)
         ImGui::TextDisabled("green: within tolerance; red, yellow, white: 1x to 1000x over (log scale); magenta: NaN / never written");
     else if (state.views.has(ViewKind::difference))
-        ImGui::TextDisabled("difference: dark = exact, green = within +-%.0f, red = too bright, blue = too dark, magenta = never written",
-                            tolerance);
+        ImGui::TextDisabled("difference: dark = exact, green = within +-%.0f, red = too bright, blue = too dark, magenta = never written", tolerance);
 }
 
 }  // namespace kplay::window

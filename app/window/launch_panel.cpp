@@ -29,8 +29,8 @@ void draw_launch_panel(AppState& state) {
     KernelSession& session = state.session;
     LaunchOverrides& overrides = session.overrides;
     const auto& last = session.last();
-    const bool have_launch = last && last->stage != "compile" && last->stage != "spec" && last->stage != "input" &&
-                             last->stage != "device" && last->stage != "load";
+    const bool have_launch = last && last->stage != Stage::compile && last->stage != Stage::spec && last->stage != Stage::source &&
+                             last->stage != Stage::device && last->stage != Stage::load && last->stage != Stage::inputs;
     bool apply = false;
 
     std::array<int64_t, 3> block = overrides.block ? *overrides.block
@@ -101,7 +101,7 @@ void draw_launch_panel(AppState& state) {
 
     const auto problems = session.launch_problems();
     for (const auto& problem : problems) ImGui::TextColored(kRed, "%s", problem.c_str());
-    if (last && last->stage == "launch" && !last->error.empty()) ImGui::TextColored(kRed, "%s", last->error.c_str());
+    if (last && last->stage == Stage::launch && !last->error.empty()) ImGui::TextColored(kRed, "%s", last->error.c_str());
     if (apply && problems.empty()) session.apply_settings();
 
     if (have_launch) {

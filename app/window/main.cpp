@@ -106,7 +106,7 @@ int main(int argc, char** argv) {
     double timeout = 5;
     app.add_option("FILE", file, "Kernel file (.cu); default: the last one, or the seed grayscale kernel");
     app.add_option("--image", image, "Grayscale input image (PNG/JPEG); default: the built-in image");
-    app.add_option("--size", size, "Matmul size: N or MxNxK");
+    app.add_option("--size", size, "The task's sizes: one value per size name (1000x999x1001), NAME=VALUE pairs, or one value for all");
     app.add_option("--timeout", timeout, "Stop a kernel after this many seconds")->check(CLI::PositiveNumber);
     bool emulated = false, thorough = false;
     app.add_flag("--emulated", emulated, "Run on the emulated CPU device even when there is a GPU");
@@ -159,19 +159,7 @@ int main(int argc, char** argv) {
     state.content_scale = scale;
     state.left_width = saved.left_width * scale / std::max(1.0f, scale);
     state.kernels = list_kernels(kernels_dir());
-    session.inputs.m = saved.m;
-    session.inputs.n = saved.n;
-    session.inputs.k = saved.k;
-    if (!size.empty()) {
-        long long m = 0, n = 0, k = 0;
-        const int fields = std::sscanf(size.c_str(), "%lldx%lldx%lld", &m, &n, &k);
-        if (fields == 1) n = k = m;
-        if (fields == 1 || fields == 3) {
-            session.inputs.m = m;
-            session.inputs.n = n;
-            session.inputs.k = k;
-        }
-    }
+    session.inputs.sizes = saved.sizes;
     session.inputs.image_path = !image.empty() ? image : file.empty() ? saved.image : "";
     state.image_box = session.inputs.image_path;
     if (emulated || thorough) session.inputs.device = kEmulatedDevice;
@@ -189,6 +177,7 @@ int main(int argc, char** argv) {
         session.overrides.args = saved.args;
     }
     session.open(kernel, /*keep_overrides=*/true);
+    if (!size.empty() && !session.set_size_text(size)) std::fprintf(stderr, "kplay: --size %s: %s\n", size.c_str(), session.notice().c_str());
 
     // Wakes the loop as soon as a save arrives (inotify), so an idle window reacts without polling.
     std::atomic<bool> running{true};

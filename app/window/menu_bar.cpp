@@ -86,13 +86,13 @@ void draw_menu_bar(AppState& state, const std::vector<KeyPress>& presses) {
         if (session.emulating()) {
             ImGui::Indent();
             ImGui::TextDisabled("thread order (a missing __syncthreads shows as a change):");
-            for (const char* order : {"forward", "reverse", "random"}) {
-                if (ImGui::MenuItem(order, nullptr, session.inputs.thread_order == order)) {
+            for (const ThreadOrder order : {ThreadOrder::forward, ThreadOrder::reverse, ThreadOrder::random}) {
+                if (ImGui::MenuItem(thread_order_name(order), nullptr, session.inputs.thread_order == order)) {
                     session.inputs.thread_order = order;
                     session.apply_settings();
                 }
             }
-            if (session.inputs.thread_order == "random" && ImGui::MenuItem("another random order")) {
+            if (session.inputs.thread_order == ThreadOrder::random && ImGui::MenuItem("another random order")) {
                 ++session.inputs.order_seed;
                 session.apply_settings();
             }
@@ -103,7 +103,7 @@ void draw_menu_bar(AppState& state, const std::vector<KeyPress>& presses) {
             ImGui::Unindent();
         }
         const auto& last = session.last();
-        if (last && last->ceiling.gbps > 0) ImGui::TextDisabled("measured copy ceiling: %.0f GB/s", last->ceiling.gbps);
+        if (last && last->ceiling.gbps > 0) ImGui::TextDisabled("measured %s: %.0f GB/s", last->ceiling.name.c_str(), last->ceiling.gbps);
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Help")) {

@@ -1,11 +1,12 @@
-// The last run in numbers: compile (cache hit or miss), load, kernel median/min/max, transfers, the CPU
-// reference, throughput against the device's ceiling, the verdict with its metrics, and the
-// edit->result latency.
+// The last run in numbers: compile (cache hit or miss), load, kernel median/min/max, transfers, the
+// reference, the rate in the task's unit against its ceiling with a verdict that names the bound, the
+// check of every output and of the further sizes, and the edit->result latency.
 #include <imgui.h>
 
 #include <cmath>
 
 #include "editor_launcher.hpp"
+#include "client/verdict.hpp"
 #include "panels.hpp"
 
 namespace kplay::window {
@@ -63,30 +64,30 @@ void draw_results_panel(AppState& state) {
         row("compile", "%.1f ms (%s) for %s", r.compile.cache_hit ? r.compile.lookup_ms : r.compile.compile_ms,
             r.compile.cache_hit ? "cache hit" : "cache miss", r.compile.arch.c_str());
     if (r.device && r.emulated)
-        row("device", "%s, %s order%s", r.device->name.c_str(), r.thread_order.c_str(), r.thorough ? ", ASan + UBSan" : "");
+        row("device", "%s, %s order%s", r.device->name.c_str(), thread_order_name(r.thread_order), r.thorough ? ", ASan + UBSan" : "");
     else if (r.device) row("device", "%s (%s)", r.device->name.c_str(), r.device->arch().c_str());
-    if (r.emulated && r.stage != "compile") row("host build", r.host_compile_cached ? "cached" : "%.0f ms (host compiler)", r.host_compile_ms);
+    if (r.emulated && r.stage != Stage::compile) row("host build", r.host_compile_cached ? "cached" : "%.0f ms (host compiler)", r.host_compile_ms);
+    if (!r.sizes.empty()) row("sizes", "%s", r.sizes.c_str());
     if (r.ok() && r.emulated) {
         row("kernel", "median %.1f ms (CPU time: not a GPU figure)", r.kernel_ms.median);
-        row("CPU reference", r.check.reference_cached ? "cached" : "%.0f ms", r.check.reference_ms);
     } else if (r.ok()) {
         row("module load", "%.2f ms", r.module_load_ms);
         row("kernel", "median %.4f ms  (min %.4f, max %.4f) over %d runs", r.kernel_ms.median, r.kernel_ms.min, r.kernel_ms.max,
             r.kernel_ms.count);
         row("transfers", "H2D %.2f ms, D2H %.2f ms", r.h2d_ms, r.d2h_ms);
-        row("CPU reference", r.check.reference_cached ? "cached" : "%.0f ms", r.check.reference_ms);
     }
     if (r.ok()) {
-        if (r.emulated) {
-            // no throughput figures: they would describe the CPU, not a GPU
-        } else if (r.task == "matmul") {
-            row("throughput", "%.1f GFLOP/s", r.gflops);
-            const double cublas = session.cublas_gflops();
-            if (cublas > 0) row("vs cuBLAS", "%.1f%% of cuBLAS fp32 (%.1f TFLOP/s at this size)", 100 * r.gflops / cublas, cublas / 1000);
-            else if (cublas < 0) row("vs cuBLAS", "%s", session.baseline_note().c_str());
-            else row("vs cuBLAS", "measuring cuBLAS at this size...");
+        row("reference", r.check.reference_cached ? "%s, cached" : "%s, %.0f ms", r.check.reference.c_str(), r.check.reference_ms);
+        if (!r.emulated) {
+            const RateUnit unit = r.spec ? r.spec->task.presentation.rate : RateUnit::bytes;
+            row("rate", "%.1f %s", r.rate(), rate_unit_text(unit));
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextDisabled("verdict");
+            ImGui::TableNextColumn();
+            ImGui::TextWrapped("%s", r.verdict.c_str());
+            if (!session.baseline_note().empty() && r.ceiling.kind == CeilingKind::cublas) row("cuBLAS", "%s", session.baseline_note().c_str());
         }
-        if (!r.emulated) row("bandwidth", "%.1f GB/s = %.1f%% of the copy ceiling (%.0f GB/s)", r.gbps, r.percent_of_ceiling, r.ceiling.gbps);
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::TextDisabled("check");
@@ -95,7 +96,19 @@ void draw_results_panel(AppState& state) {
         ImGui::TextWrapped("%s", r.check.summary.c_str());
         ImGui::PopStyleColor();
         if (!r.check.first_bad.empty()) row("first bad", "%s", r.check.first_bad.c_str());
-        for (const auto& metric : r.check.metrics) row(metric.name.c_str(), "%.4g", metric.value);
+        if (r.check.buffers.size() > 1)
+            for (const auto& buffer : r.check.buffers) row(buffer.buffer.c_str(), "%s", buffer.passed ? "PASS" : buffer.summary.c_str());
+        for (const auto& size : r.check.sizes) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextDisabled("at %s", size.sizes.c_str());
+            ImGui::TableNextColumn();
+            if (size.skipped) ImGui::TextDisabled("%s", size.summary.c_str());
+            else if (size.passed) ImGui::TextColored(kGreen, "PASS");
+            else ImGui::TextColored(kRed, "%s", size.summary.c_str());
+        }
+        for (const auto& metric : r.check.metrics)
+            if (metric.value != 0 || metric.name == "max_abs_error") row(metric.name.c_str(), "%.4g", metric.value);
     }
     if (!session.history().empty() && session.history().back().reused)
         row("note", "the result of an identical earlier run (same source and settings); F5 runs it again");

@@ -22,9 +22,7 @@ SavedSettings load_settings() {
         const auto json = nlohmann::json::parse(text);
         settings.kernel = json.value("kernel", "");
         settings.image = json.value("image", "");
-        settings.m = json.value("m", settings.m);
-        settings.n = json.value("n", settings.n);
-        settings.k = json.value("k", settings.k);
+        if (json.contains("sizes")) settings.sizes = json["sizes"].get<std::map<std::string, NamedValues>>();
         settings.left_width = json.value("left_width", settings.left_width);
         settings.window_w = json.value("window_w", settings.window_w);
         settings.window_h = json.value("window_h", settings.window_h);
@@ -41,7 +39,7 @@ SavedSettings load_settings() {
 void save_settings(const AppState& state, int window_w, int window_h) {
     const auto& session = state.session;
     nlohmann::json json = {{"kernel", session.file().string()}, {"image", session.inputs.image_path},
-                           {"m", session.inputs.m}, {"n", session.inputs.n}, {"k", session.inputs.k},
+                           {"sizes", session.inputs.sizes},
                            {"left_width", state.left_width}, {"window_w", window_w}, {"window_h", window_h},
                            {"args", session.overrides.args}};
     if (session.overrides.block) json["block"] = *session.overrides.block;

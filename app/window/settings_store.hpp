@@ -1,6 +1,6 @@
 // What the window remembers between runs, under $XDG_CONFIG_HOME/kplay (default ~/.config/kplay): the
-// last kernel, image, matmul sizes, launch overrides and the panel width. ImGui's own layout file sits
-// beside it.
+// last kernel, image, the sizes set per task, launch overrides and the panel width. ImGui's own layout
+// file sits beside it.
 #pragma once
 
 #include <filesystem>
@@ -18,7 +18,7 @@ std::filesystem::path config_dir();
 struct SavedSettings {
     std::string kernel;
     std::string image;
-    int64_t m = 1024, n = 1024, k = 1024;
+    std::map<std::string, NamedValues> sizes;  // per task name
     float left_width = 560;
     std::optional<std::array<int64_t, 3>> block, grid;  // launch overrides, for `kernel`
     std::optional<int64_t> smem;

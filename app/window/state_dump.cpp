@@ -31,8 +31,13 @@ void write_state_dump(const AppState& state, const std::filesystem::path& path) 
                            {"frame_ms_p50", state.frames.percentile(50)},
                            {"frame_ms_p99", state.frames.percentile(99)},
                            {"edit_to_result_ms", session.latencies_ms()},
-                           {"emulating", session.emulating()}};
-    if (session.spec()) dump["task"] = session.spec()->task;
+                           {"emulating", session.emulating()},
+                           {"sizes", session.current_sizes()}};
+    if (session.spec()) {
+        const TaskSpec& task = session.spec()->task;
+        dump["task"] = task.name;
+        dump["view_kind"] = spec_name(task.presentation.output);
+    }
     nlohmann::json history = nlohmann::json::array();
     for (const auto& h : session.history())
         history.push_back({{"run", h.run}, {"median_ms", h.median_ms}, {"compile_ms", h.compile_ms}, {"cache_hit", h.cache_hit},
@@ -43,8 +48,13 @@ void write_state_dump(const AppState& state, const std::filesystem::path& path) 
     for (int i = 0; i < 4; ++i)
         if (state.view_rects[i][2] > 0) dump["view"][names[i]] = state.view_rects[i];
     if (session.last()) dump["last"] = to_json(*session.last());
-    if (session.shown()) dump["shown"] = {{"stage", session.shown()->stage}, {"passed", session.shown()->check.passed},
-                                          {"input_w", session.shown()->input_w}, {"input_h", session.shown()->input_h}};
+    if (session.shown()) {
+        const RunReport& shown = *session.shown();
+        dump["shown"] = {{"stage", stage_name(shown.stage)}, {"passed", shown.check.passed}, {"kind", spec_name(shown.view.kind)},
+                         {"buffer", shown.view.buffer}, {"width", shown.view.width}, {"height", shown.view.height},
+                         {"input_w", shown.view.input_w}, {"input_h", shown.view.input_h},
+                         {"series_count", shown.view.series.count}, {"series_entries", shown.view.series.entries()}};
+    }
     write_file_atomically(path, dump.dump(2));
 }
 

@@ -32,12 +32,15 @@ void draw_status_bar(AppState& state) {
     const auto& last = session.last();
     if (session.busy()) {
         const bool compiling = !last || last->file != session.file().string() || session.busy_seconds() < 0.15;
-        ImGui::TextColored(kAmber, "%s %s %.1f s", spinner(), compiling ? "compiling and running..." : "running...",
-                           session.busy_seconds());
+        const double fraction = session.busy_fraction();
+        if (session.busy_phase() == Phase::cpu && fraction >= 0)
+            ImGui::TextColored(kAmber, "%s reference %.0f%% %.1f s", spinner(), 100 * fraction, session.busy_seconds());
+        else
+            ImGui::TextColored(kAmber, "%s %s %.1f s", spinner(), compiling ? "compiling and running..." : "running...", session.busy_seconds());
     } else if (last) {
         const int errors = last->compile.count(Severity::error);
         if (errors > 0) ImGui::TextColored(kRed, "%d compile error%s", errors, errors == 1 ? "" : "s");
-        else if (!last->ok()) ImGui::TextColored(kRed, "failed at %s", last->stage.c_str());
+        else if (!last->ok()) ImGui::TextColored(kRed, "failed at %s", stage_name(last->stage));
         else if (last->check.passed) ImGui::TextColored(kGreen, "PASS");
         else ImGui::TextColored(kRed, "FAIL");
     }

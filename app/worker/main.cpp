@@ -3,16 +3,24 @@
 // It is started by WorkerClient with its end of a socketpair as a descriptor (--fd). It answers one
 // request at a time; large results go back in shared memory. After a sticky CUDA fault it answers and
 // then exits, because its context cannot run kernels again. When the socket closes it exits.
+// `--thorough` makes a worker for the emulated device's thorough mode: it starts itself again with
+// the host compiler's AddressSanitizer and UBSan runtimes preloaded (they must be the first libraries).
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <vector>
 
-#include "run/engine.hpp"
+#include "base/error.hpp"
 #include "client/codec.hpp"
 #include "client/frames.hpp"
+#include "client/protocol.hpp"
+#include "emu/sanitizer_runtime.hpp"
+#include "run/engine.hpp"
+
+extern char** environ;
 
 namespace {
 
@@ -26,53 +34,79 @@ int64_t resident_bytes() {
 }
 
 void answer(int socket, kplay::Engine& engine, const nlohmann::json& request, bool& exit_after) {
-    const std::string type = request.at("type");
-    nlohmann::json response = {{"id", request.at("id")}, {"type", type}};
-    std::vector<kplay::UniqueFd> blobs;
-    if (type == "ping") {
-        response["body"] = {{"pid", getpid()}};
-    } else if (type == "devices") {
-        response["body"] = engine.devices();
-    } else if (type == "stats") {
-        response["body"] = {{"rss_bytes", resident_bytes()}, {"device_used_bytes", engine.device_memory_in_use()}};
-    } else if (type == "compile") {
-        response["body"] = engine.compile_file(request.at("body").get<kplay::CompileFileRequest>());
-    } else if (type == "run") {
-        engine.set_progress_callback([&](const char* phase) {
-            kplay::send_frame(socket, {{"id", request.at("id")}, {"type", "progress"}, {"phase", phase}});
-        });
-        kplay::RunReport report = engine.run(request.at("body").get<kplay::RunRequest>());
-        engine.set_progress_callback(nullptr);
-        nlohmann::json blob_list = nlohmann::json::array();
-        auto attach = [&](const char* name, const void* data, size_t size) {
-            if (size == 0) return;
-            blobs.push_back(kplay::SharedBlob::create(data, size, name));
-            blob_list.push_back({{"name", name}, {"size", size}});
-        };
-        attach("output", report.output.data(), report.output.size());
-        attach("input", report.input.data(), report.input.size());
-        attach("map", report.check.map.data(), report.check.map.size() * sizeof(float));
-        exit_after = report.sticky_fault();
-        response["body"] = report;
-        response["blobs"] = blob_list;
-    } else {
-        response["error"] = "unknown request type '" + type + "'";
+    using namespace kplay;
+    const uint64_t id = request.value(protocol_field::id, uint64_t{0});
+    const std::string type = request.value(protocol_field::type, "");
+    const std::optional<MessageKind> kind = message_kind(request);
+    nlohmann::json response = {{protocol_field::id, id}, {protocol_field::type, type}};
+    ReportBlobs blobs;
+    if (!kind || *kind == MessageKind::progress) {
+        send_frame(socket, error_message(id, type, "unknown request type '" + type + "'"));
+        return;
+    }
+    switch (*kind) {
+        case MessageKind::ping: response[protocol_field::body] = {{"pid", getpid()}}; break;
+        case MessageKind::devices: response[protocol_field::body] = engine.devices(); break;
+        case MessageKind::stats:
+            response[protocol_field::body] = {{"rss_bytes", resident_bytes()}, {"device_used_bytes", engine.device_memory_in_use()}};
+            break;
+        case MessageKind::compile:
+            response[protocol_field::body] = engine.compile_file(request.at(protocol_field::body).get<CompileFileRequest>());
+            break;
+        case MessageKind::run: {
+            engine.set_progress_callback([&](Phase phase, double fraction) { send_frame(socket, progress_message(id, phase, fraction)); });
+            const RunReport report = engine.run(request.at(protocol_field::body).get<RunRequest>());
+            engine.set_progress_callback(nullptr);
+            blobs = make_report_blobs(report);
+            exit_after = report.sticky_fault();
+            response[protocol_field::body] = report;
+            response[protocol_field::blobs] = blobs.list;
+            break;
+        }
+        case MessageKind::progress: break;
     }
     std::vector<int> fds;
-    for (const auto& blob : blobs) fds.push_back(blob.get());
-    kplay::send_frame(socket, response, fds);
+    for (const auto& blob : blobs.fds) fds.push_back(blob.get());
+    send_frame(socket, response, fds);
+}
+
+// Starts this program again with the sanitizer runtimes preloaded; returns only when it cannot.
+int restart_with_sanitizers(char** argv) {
+    std::vector<std::string> environment;
+    try {
+        environment = kplay::sanitizer_worker_environment();
+    } catch (const kplay::InputError& error) {
+        std::fprintf(stderr, "kplay-worker: %s\n", error.what());
+        return 2;
+    }
+    for (char** entry = environ; *entry; ++entry) {
+        const std::string text = *entry;
+        bool replaced = false;
+        for (const auto& ours : environment) replaced = replaced || text.substr(0, text.find('=')) == ours.substr(0, ours.find('='));
+        if (!replaced) environment.push_back(text);
+    }
+    std::vector<char*> envp;
+    for (auto& entry : environment) envp.push_back(entry.data());
+    envp.push_back(nullptr);
+    execve("/proc/self/exe", argv, envp.data());
+    std::fprintf(stderr, "kplay-worker: cannot restart with the sanitizer runtimes: %s\n", std::strerror(errno));
+    return 2;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
     int socket = -1;
-    for (int i = 1; i + 1 < argc; ++i)
-        if (std::strcmp(argv[i], "--fd") == 0) socket = std::atoi(argv[i + 1]);
+    bool thorough = false;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--fd") == 0 && i + 1 < argc) socket = std::atoi(argv[i + 1]);
+        if (std::strcmp(argv[i], "--thorough") == 0) thorough = true;
+    }
     if (socket < 0) {
-        std::fprintf(stderr, "kplay-worker is started by kplay and kplay-cli (usage: kplay-worker --fd N)\n");
+        std::fprintf(stderr, "kplay-worker is started by kplay and kplay-cli (usage: kplay-worker --fd N [--thorough])\n");
         return 2;
     }
+    if (thorough && !kplay::sanitizer_runtime_loaded()) return restart_with_sanitizers(argv);
     kplay::Engine engine(kplay::default_engine_config());
     kplay::FrameReader reader;
     try {

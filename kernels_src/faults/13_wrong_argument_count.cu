@@ -1,5 +1,5 @@
 // kplay: task=grayscale kernel=three_params args=in,out launch=1d block=256
-// expect: stage=run text=takes 3 parameters but 2 arguments
+// expect: stage=launch text=takes 3 parameters but 2 arguments
 //
 // Fault: the annotation binds two arguments to a kernel with three parameters. kplay compares the
 // binding with the compiled kernel's real parameter list and refuses to launch with garbage in `n`.

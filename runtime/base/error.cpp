@@ -1,9 +1,7 @@
-// Builds ApiError values, looking up the readable names of CUDA and NVRTC result codes.
+// ApiError's message. (The CUDA and NVRTC layers throw it with their codes' names: cuda/cuda_error.cpp,
+// compile/nvrtc_error.cpp.)
 #include "base/error.hpp"
 
-#include <nvrtc.h>
-
-#include "cuda/driver.hpp"
 
 namespace kplay {
 
@@ -26,17 +24,4 @@ ApiError::ApiError(std::string api, int code, std::string code_name, std::string
       file_(std::move(file)),
       line_(line) {}
 
-namespace detail {
-
-void throw_cuda_error(int result, const char* call, const char* file, int line) {
-    throw ApiError("CUDA", result, cuda_result_name(result), cuda_result_description(result), call, file, line);
-}
-
-void throw_nvrtc_error(int result, const char* call, const char* file, int line) {
-    const char* text = nvrtcGetErrorString(static_cast<nvrtcResult>(result));
-    throw ApiError("NVRTC", result, text ? text : "NVRTC_ERROR_UNKNOWN", text ? text : "unknown NVRTC error", call,
-                   file, line);
-}
-
-}  // namespace detail
 }  // namespace kplay

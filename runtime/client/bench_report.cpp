@@ -19,10 +19,12 @@ std::string launch_text(const BenchRow& row) {
     return "grid " + row.report.launch.grid.text() + " block " + row.report.launch.block.text();
 }
 
+bool counts_flops(const RunReport& r) { return r.spec && r.spec->task.presentation.rate == RateUnit::flops; }
+
 std::string throughput(const RunReport& r) {
     char text[48];
-    if (r.task == "matmul" && r.emulated) std::snprintf(text, sizeof text, "%.2f GFLOP/s", r.gflops);
-    else if (r.task == "matmul") std::snprintf(text, sizeof text, "%.2f TFLOP/s", r.gflops / 1000);
+    if (counts_flops(r) && r.emulated) std::snprintf(text, sizeof text, "%.2f GFLOP/s", r.gflops);
+    else if (counts_flops(r)) std::snprintf(text, sizeof text, "%.2f TFLOP/s", r.gflops / 1000);
     else std::snprintf(text, sizeof text, "%.1f GB/s", r.gbps);
     return text;
 }
@@ -31,9 +33,11 @@ std::string throughput(const RunReport& r) {
 
 double bench_percent(const BenchSummary& summary, const BenchRow& row) {
     const RunReport& r = row.report;
-    if ((row.baseline && row.name == "cublas-tf32") || summary.emulated) return 0;
-    if (r.task == "matmul") return summary.cublas_fp32_gflops > 0 ? 100 * r.gflops / summary.cublas_fp32_gflops : 0;
-    return summary.copy_ceiling_gbps > 0 ? 100 * r.gbps / summary.copy_ceiling_gbps : 0;
+    if (summary.emulated || (row.baseline && r.ceiling.kind == CeilingKind::cublas && row.name == baseline_name(Baseline::cublas_tf32)))
+        return 0;
+    if (r.ceiling.kind == CeilingKind::cublas)
+        return summary.cublas_fp32_gflops > 0 ? 100 * r.gflops / summary.cublas_fp32_gflops : 0;
+    return r.percent_of_ceiling;
 }
 
 std::string format_bench_table(const BenchSummary& summary) {
@@ -58,7 +62,7 @@ std::string format_bench_table(const BenchSummary& summary) {
     for (const BenchRow& row : summary.rows) {
         const RunReport& r = row.report;
         if (!r.ok()) {
-            std::snprintf(line, sizeof line, "%-44s FAILED at %s: %s\n", display_name(row).c_str(), r.stage.c_str(),
+            std::snprintf(line, sizeof line, "%-44s FAILED at %s: %s\n", display_name(row).c_str(), stage_name(r.stage),
                           r.error.substr(0, r.error.find('\n')).c_str());
             out += line;
             continue;
@@ -85,9 +89,9 @@ nlohmann::json bench_json(const BenchSummary& summary) {
     for (const BenchRow& row : summary.rows) {
         const RunReport& r = row.report;
         rows.push_back({{"name", display_name(row)}, {"baseline", row.baseline}, {"task", r.task}, {"launch", launch_text(row)},
-                        {"ok", r.ok()}, {"stage", r.stage}, {"error", r.error}, {"median_ms", r.kernel_ms.median},
+                        {"ok", r.ok()}, {"stage", stage_name(r.stage)}, {"error", r.error}, {"median_ms", r.kernel_ms.median},
                         {"min_ms", r.kernel_ms.min}, {"max_ms", r.kernel_ms.max}, {"gbps", r.gbps}, {"gflops", r.gflops},
-                        {"percent_of", r.task == "matmul" ? "cublas_fp32" : "copy"}, {"percent", bench_percent(summary, row)},
+                        {"percent_of", r.ceiling.kind == CeilingKind::cublas ? "cublas_fp32" : spec_name(r.ceiling.kind)}, {"percent", bench_percent(summary, row)},
                         {"passed", r.check.passed}, {"check", r.check.summary}, {"input", r.input_description},
                         {"input_copies", r.input_copies}});
     }

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "run/engine.hpp"
+#include "client/run_report.hpp"
 
 namespace kplay {
 
@@ -19,7 +19,7 @@ struct BenchRow {
 
 struct BenchSummary {
     std::string device;
-    double copy_ceiling_gbps = 0;
+    double copy_ceiling_gbps = 0;   // the device's, as measured in this run (0 when no row needed it)
     double cublas_fp32_gflops = 0;  // 0 when there is no cuBLAS row
     std::string cublas_note;        // why there is none
     int warmup = 0, repeat = 0;
@@ -28,8 +28,9 @@ struct BenchSummary {
     std::vector<BenchRow> rows;     // baselines first, then the files in the order given
 };
 
-// The percentage a row is judged by: % of the copy ceiling (grayscale), % of cuBLAS fp32 (matmul);
-// 0 for the TF32 baseline, which is a different ceiling.
+// The percentage a row is judged by: its task's ceiling (copy or read-only bandwidth, measured in the
+// same run), or for GEMM-like tasks the cuBLAS fp32 row of this table; 0 for the TF32 baseline, which
+// is a different ceiling, and on the emulated device.
 double bench_percent(const BenchSummary& summary, const BenchRow& row);
 
 // Fixed-width table; the same rows always give the same layout.

@@ -1,4 +1,7 @@
-// Field lists for the worker protocol's JSON, one macro line per type.
+// Field lists for the worker protocol's JSON: one line per type, every field named.
+//
+// Missing fields keep their defaults (the _WITH_DEFAULT forms), so a report from a slightly older
+// worker still decodes; the protocol version in the frame header guards real incompatibilities.
 #include "client/codec.hpp"
 
 #include <cmath>
@@ -21,6 +24,30 @@ struct adl_serializer<std::optional<T>> {
 
 namespace kplay {
 
+// Enums travel by their names (the same tables the rest of kplay uses).
+#define KPLAY_ENUM_JSON(Enum, to_name, from_name)                                              \
+    void to_json(nlohmann::json& j, const Enum& value) { j = to_name(value); }                  \
+    void from_json(const nlohmann::json& j, Enum& value) {                                      \
+        const auto parsed = from_name(j.get<std::string>());                                    \
+        if (!parsed) throw nlohmann::json::other_error::create(501, "unknown " #Enum " '" + j.get<std::string>() + "'", &j); \
+        value = *parsed;                                                                        \
+    }
+KPLAY_ENUM_JSON(Stage, stage_name, parse_stage)
+KPLAY_ENUM_JSON(ThreadOrder, thread_order_name, parse_thread_order)
+KPLAY_ENUM_JSON(Baseline, baseline_name, parse_baseline)
+KPLAY_ENUM_JSON(ElementType, spec_name, parse_spec_name<ElementType>)
+KPLAY_ENUM_JSON(BufferRole, spec_name, parse_spec_name<BufferRole>)
+KPLAY_ENUM_JSON(InitKind, spec_name, parse_spec_name<InitKind>)
+KPLAY_ENUM_JSON(ImageLayout, spec_name, parse_spec_name<ImageLayout>)
+KPLAY_ENUM_JSON(CheckKind, spec_name, parse_spec_name<CheckKind>)
+KPLAY_ENUM_JSON(CeilingKind, spec_name, parse_spec_name<CeilingKind>)
+KPLAY_ENUM_JSON(ReferenceKind, spec_name, parse_spec_name<ReferenceKind>)
+KPLAY_ENUM_JSON(BuiltinReference, spec_name, parse_spec_name<BuiltinReference>)
+KPLAY_ENUM_JSON(OutputKind, spec_name, parse_spec_name<OutputKind>)
+KPLAY_ENUM_JSON(RateUnit, spec_name, parse_spec_name<RateUnit>)
+KPLAY_ENUM_JSON(CoverageKind, spec_name, parse_spec_name<CoverageKind>)
+#undef KPLAY_ENUM_JSON
+
 NLOHMANN_JSON_SERIALIZE_ENUM(Severity, {{Severity::error, "error"}, {Severity::warning, "warning"}, {Severity::remark, "remark"}})
 NLOHMANN_JSON_SERIALIZE_ENUM(DriverStatus::State, {{DriverStatus::State::ready, "ready"},
                                                    {DriverStatus::State::no_library, "no_library"},
@@ -28,57 +55,150 @@ NLOHMANN_JSON_SERIALIZE_ENUM(DriverStatus::State, {{DriverStatus::State::ready, 
                                                    {DriverStatus::State::missing_symbol, "missing_symbol"},
                                                    {DriverStatus::State::init_failed, "init_failed"}})
 
+// JSON has no NaN or infinity (nlohmann writes null); a NaN error or an infinite ratio must survive.
+struct Real {
+    double value = 0;
+};
+void to_json(nlohmann::json& j, const Real& v) { j = std::isfinite(v.value) ? nlohmann::json(v.value) : nlohmann::json(std::to_string(v.value)); }
+void from_json(const nlohmann::json& j, Real& v) { v.value = j.is_string() ? std::strtod(j.get<std::string>().c_str(), nullptr) : j.get<double>(); }
+
+void to_json(nlohmann::json& j, const Metric& v) { j = {{"name", v.name}, {"value", Real{v.value}}}; }
+void from_json(const nlohmann::json& j, Metric& v) {
+    j.at("name").get_to(v.name);
+    v.value = j.at("value").get<Real>().value;
+}
+
+void to_json(nlohmann::json& j, const BadElement& v) {
+    j = {{"index", v.index}, {"coords", v.coords}, {"got", Real{v.got}}, {"expected", Real{v.expected}}, {"allowed", Real{v.allowed}},
+         {"unwritten", v.unwritten}, {"text", v.text}};
+}
+void from_json(const nlohmann::json& j, BadElement& v) {
+    j.at("index").get_to(v.index);
+    j.at("coords").get_to(v.coords);
+    v.got = j.at("got").get<Real>().value;
+    v.expected = j.at("expected").get<Real>().value;
+    v.allowed = j.at("allowed").get<Real>().value;
+    j.at("unwritten").get_to(v.unwritten);
+    j.at("text").get_to(v.text);
+}
+
+void to_json(nlohmann::json& j, const BufferCheck& v) {
+    j = {{"buffer", v.buffer}, {"rule", v.rule}, {"checked", v.checked}, {"passed", v.passed}, {"elements", v.elements},
+         {"over_tolerance", v.over_tolerance}, {"unwritten", v.unwritten}, {"nan_inf", v.nan_inf},
+         {"nondeterministic", v.nondeterministic}, {"max_abs_error", Real{v.max_abs_error}}, {"max_rel_error", Real{v.max_rel_error}},
+         {"max_error_ratio", Real{v.max_error_ratio}}, {"rel_frobenius_error", Real{v.rel_frobenius_error}},
+         {"tolerance", Real{v.tolerance}}, {"first_bad", v.first_bad}, {"summary", v.summary}};
+}
+void from_json(const nlohmann::json& j, BufferCheck& v) {
+    j.at("buffer").get_to(v.buffer);
+    j.at("rule").get_to(v.rule);
+    j.at("checked").get_to(v.checked);
+    j.at("passed").get_to(v.passed);
+    j.at("elements").get_to(v.elements);
+    j.at("over_tolerance").get_to(v.over_tolerance);
+    j.at("unwritten").get_to(v.unwritten);
+    j.at("nan_inf").get_to(v.nan_inf);
+    j.at("nondeterministic").get_to(v.nondeterministic);
+    v.max_abs_error = j.at("max_abs_error").get<Real>().value;
+    v.max_rel_error = j.at("max_rel_error").get<Real>().value;
+    v.max_error_ratio = j.at("max_error_ratio").get<Real>().value;
+    v.rel_frobenius_error = j.at("rel_frobenius_error").get<Real>().value;
+    v.tolerance = j.at("tolerance").get<Real>().value;
+    j.at("first_bad").get_to(v.first_bad);
+    j.at("summary").get_to(v.summary);
+}
+
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Diagnostic, file, line, column, severity, code, message, source_line, context)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CompileResult, ok, diagnostics, log, binary, is_cubin, arch, lowered_names,
                                                 options_used, compile_ms, lookup_ms, cache_hit, failure)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KernelParam, type, name)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KernelDecl, name, is_template, is_extern_c, params, line)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KernelSpec, task, kernel, args, launch_dims, block, grid, smem, defines, tolerance,
-                                                annotation_line, inferred, kernels)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InitSpec, kind, params, layout, text)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CheckSpec, kind, abs, rel, ulp, bound, text)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(BufferSpec, name, type, length, shape, role, init, prefill, seed, check, line)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SizeSpec, names, gpu_default, cpu_default, test, gpu_bench, cpu_bench, derived)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CostSpec, bytes, flops, ceiling, gemm)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ReferenceSpec, kind, builtin, function, file, kernel, line)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Presentation, output, rate, coverage)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CanonicalBinding, params, args, launch_dims)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TaskSpec, name, summary, builtin, sizes, buffers, cost, reference, presentation,
+                                                extent_1d, extent_2d, canonical, declaration_line)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceLimits, max_threads_per_block, max_block_dim, max_grid_dim,
                                                 max_smem_per_block, max_smem_per_block_optin, max_regs_per_block, warp_size)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceInfo, ordinal, name, uuid, cc_major, cc_minor, sm_count, total_memory,
                                                 max_threads_per_sm, max_smem_per_sm, max_regs_per_sm, l2_bytes, memory_bus_bits,
                                                 memory_clock_khz, limits)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DriverStatus, state, message, driver_version)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(EmulatedDeviceStatus, available, host_compiler, problem, device)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ParamLayout, offset, size)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FunctionAttributes, registers_per_thread, static_smem_bytes, local_bytes_per_thread,
                                                 const_bytes, max_threads_per_block, ptx_version, binary_version, params)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Occupancy, blocks_per_sm, fraction)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Dim3, x, y, z)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LaunchConfig, grid, block, dynamic_smem, auto_grid)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Coverage, threads, elements, idle_threads, uncovered)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(BoundArgument, param, binding, kind, value, size)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Coverage, threads, elements, idle_threads, uncovered, kind)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(BoundArgument, param, binding, kind, value, buffer, size)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TimingStats, count, median, min, max, mean, stddev)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CopyCeiling, gbps, copy_ms, bytes, cached)
-void to_json(nlohmann::json& j, const Metric& v);
-void from_json(const nlohmann::json& j, Metric& v);
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CheckReport, passed, summary, metrics, first_bad, tolerance, reference_ms,
-                                                reference_cached, map_w, map_h)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Ceiling, kind, name, gbps, gflops, ms, bytes, cached, deferred)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SizeCheck, sizes, seed, passed, skipped, summary, error_code)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CheckReport, passed, summary, buffers, overwritten_inputs, input_independent, sizes,
+                                                metrics, first_bad, tolerance, reference, reference_ms, reference_cached)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InputRequest, image_path, size, seed)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FaultInfo, sticky, explanation, hint, sanitizer_command)
 
-// JSON has no NaN (nlohmann writes null); metrics such as a NaN error must survive the trip.
-void to_json(nlohmann::json& j, const Metric& v) {
-    j = {{"name", v.name}, {"value", std::isfinite(v.value) ? nlohmann::json(v.value) : nlohmann::json(std::to_string(v.value))}};
+// The view's scalar fields; its arrays are blobs.
+void to_json(nlohmann::json& j, const OutputView& v) {
+    j = {{"kind", v.kind}, {"buffer", v.buffer}, {"width", v.width}, {"height", v.height}, {"input_w", v.input_w},
+         {"input_h", v.input_h}, {"input_identity", v.input_identity}, {"series_count", v.series.count},
+         {"series_bucket", v.series.bucket}};
+}
+void from_json(const nlohmann::json& j, OutputView& v) {
+    j.at("kind").get_to(v.kind);
+    j.at("buffer").get_to(v.buffer);
+    j.at("width").get_to(v.width);
+    j.at("height").get_to(v.height);
+    j.at("input_w").get_to(v.input_w);
+    j.at("input_h").get_to(v.input_h);
+    j.at("input_identity").get_to(v.input_identity);
+    j.at("series_count").get_to(v.series.count);
+    j.at("series_bucket").get_to(v.series.bucket);
 }
 
-void from_json(const nlohmann::json& j, Metric& v) {
-    j.at("name").get_to(v.name);
-    const auto& value = j.at("value");
-    v.value = value.is_string() ? std::strtod(value.get<std::string>().c_str(), nullptr) : value.get<double>();
+void to_json(nlohmann::json& j, const KernelSpec& v) {
+    j = {{"task", v.task}, {"kernel", v.kernel}, {"args", v.args}, {"launch_dims", v.launch_dims}, {"block", v.block}, {"grid", v.grid},
+         {"smem", v.smem}, {"defines", v.defines}, {"tolerance", v.tolerance}, {"requires", v.requirement},
+         {"annotation_line", v.annotation_line}, {"inferred", v.inferred}, {"kernels", v.kernels},
+         {"reference_function", v.reference_function}};
+}
+void from_json(const nlohmann::json& j, KernelSpec& v) {
+    j.at("task").get_to(v.task);
+    j.at("kernel").get_to(v.kernel);
+    j.at("args").get_to(v.args);
+    j.at("launch_dims").get_to(v.launch_dims);
+    j.at("block").get_to(v.block);
+    j.at("grid").get_to(v.grid);
+    j.at("smem").get_to(v.smem);
+    j.at("defines").get_to(v.defines);
+    j.at("tolerance").get_to(v.tolerance);
+    j.at("requires").get_to(v.requirement);
+    j.at("annotation_line").get_to(v.annotation_line);
+    j.at("inferred").get_to(v.inferred);
+    j.at("kernels").get_to(v.kernels);
+    j.at("reference_function").get_to(v.reference_function);
 }
 
 void to_json(nlohmann::json& j, const RunRequest& v) {
     j = {{"kernel_path", v.kernel_path.string()}, {"source", v.source}, {"inputs", v.inputs}, {"block", v.block},
          {"grid", v.grid}, {"smem", v.smem}, {"arg_overrides", v.arg_overrides}, {"defines", v.defines},
          {"tolerance", v.tolerance}, {"arch", v.arch}, {"device", v.device}, {"warmup", v.warmup}, {"repeat", v.repeat},
-         {"flush_l2", v.flush_l2}, {"measure_ceiling", v.measure_ceiling}, {"keep_outputs", v.keep_outputs},
-         {"known_input", v.known_input}, {"rotate_inputs", v.rotate_inputs}, {"remeasure_ceiling", v.remeasure_ceiling},
-         {"baseline", v.baseline}, {"emulate", v.emulate}, {"emulate_without_gpu", v.emulate_without_gpu},
-         {"thread_order", v.thread_order}, {"order_seed", v.order_seed}, {"emulation_workers", v.emulation_workers},
-         {"emulation_timeout_s", v.emulation_timeout_s}, {"emulation_symbol_check", v.emulation_symbol_check},
-         {"emulation_sandbox", v.emulation_sandbox}, {"emulation_thorough", v.emulation_thorough}};
+         {"flush_l2", v.flush_l2}, {"measure_ceiling", v.measure_ceiling}, {"defer_library_ceiling", v.defer_library_ceiling},
+         {"check_test_sizes", v.check_test_sizes}, {"bench_sizes", v.bench_sizes}, {"keep_outputs", v.keep_outputs}, {"known_input", v.known_input},
+         {"rotate_inputs", v.rotate_inputs}, {"remeasure_ceiling", v.remeasure_ceiling}, {"baseline", v.baseline},
+         {"emulate", v.emulate}, {"emulate_without_gpu", v.emulate_without_gpu}, {"thread_order", v.thread_order},
+         {"order_seed", v.order_seed}, {"emulation_workers", v.emulation_workers}, {"emulation_timeout_s", v.emulation_timeout_s},
+         {"reference_timeout_s", v.reference_timeout_s},
+         {"emulation_thorough", v.emulation_thorough}, {"emulation_symbol_check", v.emulation_symbol_check},
+         {"emulation_sandbox", v.emulation_sandbox}};
 }
 
 void from_json(const nlohmann::json& j, RunRequest& v) {
@@ -97,6 +217,9 @@ void from_json(const nlohmann::json& j, RunRequest& v) {
     j.at("repeat").get_to(v.repeat);
     j.at("flush_l2").get_to(v.flush_l2);
     j.at("measure_ceiling").get_to(v.measure_ceiling);
+    j.at("defer_library_ceiling").get_to(v.defer_library_ceiling);
+    j.at("check_test_sizes").get_to(v.check_test_sizes);
+    j.at("bench_sizes").get_to(v.bench_sizes);
     j.at("keep_outputs").get_to(v.keep_outputs);
     j.at("known_input").get_to(v.known_input);
     j.at("rotate_inputs").get_to(v.rotate_inputs);
@@ -108,25 +231,24 @@ void from_json(const nlohmann::json& j, RunRequest& v) {
     j.at("order_seed").get_to(v.order_seed);
     j.at("emulation_workers").get_to(v.emulation_workers);
     j.at("emulation_timeout_s").get_to(v.emulation_timeout_s);
+    j.at("reference_timeout_s").get_to(v.reference_timeout_s);
+    j.at("emulation_thorough").get_to(v.emulation_thorough);
     j.at("emulation_symbol_check").get_to(v.emulation_symbol_check);
     j.at("emulation_sandbox").get_to(v.emulation_sandbox);
-    j.at("emulation_thorough").get_to(v.emulation_thorough);
 }
 
 void to_json(nlohmann::json& j, const RunReport& v) {
-    j = {{"stage", v.stage}, {"error", v.error}, {"error_code", v.error_code}, {"fault", v.fault}, {"file", v.file},
-         {"task", v.task}, {"kernel", v.kernel}, {"lowered_name", v.lowered_name}, {"spec", v.spec}, {"compile", v.compile},
-         {"device", v.device}, {"function", v.function}, {"occupancy", v.occupancy}, {"module_load_ms", v.module_load_ms},
-         {"launch", v.launch}, {"coverage", v.coverage}, {"arguments", v.arguments},
-         {"input_description", v.input_description}, {"kernel_ms", v.kernel_ms}, {"warmup", v.warmup},
-         {"l2_flushed", v.l2_flushed}, {"h2d_ms", v.h2d_ms}, {"d2h_ms", v.d2h_ms}, {"inputs_ms", v.inputs_ms},
-         {"bytes", v.bytes}, {"flops", v.flops}, {"gbps", v.gbps}, {"gflops", v.gflops}, {"ceiling", v.ceiling},
-         {"percent_of_ceiling", v.percent_of_ceiling}, {"check", v.check}, {"output_w", v.output_w},
-         {"output_h", v.output_h}, {"input_w", v.input_w}, {"input_h", v.input_h},
-         {"input_identity", v.input_identity}, {"input_copies", v.input_copies}, {"emulated", v.emulated},
-         {"thread_order", v.thread_order}, {"thorough", v.thorough}, {"host_compile_ms", v.host_compile_ms}, {"host_compile_cached", v.host_compile_cached},
-         {"printf_lines", v.printf_lines}, {"printf_dropped", v.printf_dropped}, {"warnings", v.warnings},
-         {"error_line", v.error_line}};
+    j = {{"stage", v.stage}, {"error", v.error}, {"error_code", v.error_code}, {"fault", v.fault}, {"error_line", v.error_line},
+         {"file", v.file}, {"task", v.task}, {"kernel", v.kernel}, {"lowered_name", v.lowered_name}, {"spec", v.spec},
+         {"sizes", v.sizes}, {"values", v.values}, {"compile", v.compile}, {"device", v.device}, {"function", v.function},
+         {"occupancy", v.occupancy}, {"module_load_ms", v.module_load_ms}, {"launch", v.launch}, {"coverage", v.coverage},
+         {"arguments", v.arguments}, {"input_description", v.input_description}, {"input_identity", v.input_identity},
+         {"kernel_ms", v.kernel_ms}, {"warmup", v.warmup}, {"l2_flushed", v.l2_flushed}, {"input_copies", v.input_copies},
+         {"h2d_ms", v.h2d_ms}, {"d2h_ms", v.d2h_ms}, {"inputs_ms", v.inputs_ms}, {"bytes", v.bytes}, {"flops", v.flops},
+         {"gbps", v.gbps}, {"gflops", v.gflops}, {"ceiling", v.ceiling}, {"percent_of_ceiling", v.percent_of_ceiling},
+         {"verdict", v.verdict}, {"check", v.check}, {"view", v.view}, {"emulated", v.emulated}, {"thread_order", v.thread_order},
+         {"thorough", v.thorough}, {"host_compile_ms", v.host_compile_ms}, {"host_compile_cached", v.host_compile_cached},
+         {"printf_lines", v.printf_lines}, {"printf_dropped", v.printf_dropped}, {"warnings", v.warnings}};
 }
 
 void from_json(const nlohmann::json& j, RunReport& v) {
@@ -134,11 +256,14 @@ void from_json(const nlohmann::json& j, RunReport& v) {
     j.at("error").get_to(v.error);
     j.at("error_code").get_to(v.error_code);
     j.at("fault").get_to(v.fault);
+    j.at("error_line").get_to(v.error_line);
     j.at("file").get_to(v.file);
     j.at("task").get_to(v.task);
     j.at("kernel").get_to(v.kernel);
     j.at("lowered_name").get_to(v.lowered_name);
     j.at("spec").get_to(v.spec);
+    j.at("sizes").get_to(v.sizes);
+    j.at("values").get_to(v.values);
     j.at("compile").get_to(v.compile);
     j.at("device").get_to(v.device);
     j.at("function").get_to(v.function);
@@ -148,9 +273,11 @@ void from_json(const nlohmann::json& j, RunReport& v) {
     j.at("coverage").get_to(v.coverage);
     j.at("arguments").get_to(v.arguments);
     j.at("input_description").get_to(v.input_description);
+    j.at("input_identity").get_to(v.input_identity);
     j.at("kernel_ms").get_to(v.kernel_ms);
     j.at("warmup").get_to(v.warmup);
     j.at("l2_flushed").get_to(v.l2_flushed);
+    j.at("input_copies").get_to(v.input_copies);
     j.at("h2d_ms").get_to(v.h2d_ms);
     j.at("d2h_ms").get_to(v.d2h_ms);
     j.at("inputs_ms").get_to(v.inputs_ms);
@@ -160,13 +287,9 @@ void from_json(const nlohmann::json& j, RunReport& v) {
     j.at("gflops").get_to(v.gflops);
     j.at("ceiling").get_to(v.ceiling);
     j.at("percent_of_ceiling").get_to(v.percent_of_ceiling);
+    j.at("verdict").get_to(v.verdict);
     j.at("check").get_to(v.check);
-    j.at("output_w").get_to(v.output_w);
-    j.at("output_h").get_to(v.output_h);
-    j.at("input_w").get_to(v.input_w);
-    j.at("input_h").get_to(v.input_h);
-    j.at("input_identity").get_to(v.input_identity);
-    j.at("input_copies").get_to(v.input_copies);
+    j.at("view").get_to(v.view);
     j.at("emulated").get_to(v.emulated);
     j.at("thread_order").get_to(v.thread_order);
     j.at("thorough").get_to(v.thorough);
@@ -175,7 +298,6 @@ void from_json(const nlohmann::json& j, RunReport& v) {
     j.at("printf_lines").get_to(v.printf_lines);
     j.at("printf_dropped").get_to(v.printf_dropped);
     j.at("warnings").get_to(v.warnings);
-    j.at("error_line").get_to(v.error_line);
 }
 
 void to_json(nlohmann::json& j, const CompileFileRequest& v) {
@@ -203,11 +325,15 @@ void from_json(const nlohmann::json& j, CompileFileResult& v) {
     j.at("input_error").get_to(v.input_error);
 }
 
-void to_json(nlohmann::json& j, const DeviceQuery& v) { j = {{"driver", v.driver}, {"devices", v.devices}}; }
+void to_json(nlohmann::json& j, const DeviceQuery& v) {
+    j = {{"driver", v.driver}, {"devices", v.devices}, {"emulated", v.emulated}, {"nvrtc_version", v.nvrtc_version}};
+}
 
 void from_json(const nlohmann::json& j, DeviceQuery& v) {
     j.at("driver").get_to(v.driver);
     j.at("devices").get_to(v.devices);
+    j.at("emulated").get_to(v.emulated);
+    j.at("nvrtc_version").get_to(v.nvrtc_version);
 }
 
 }  // namespace kplay

@@ -1,13 +1,15 @@
 // Full-fidelity JSON forms of the engine's requests and results, for the worker protocol.
 //
 // Unlike report_json.hpp (the user-facing, documented CLI output), these round-trip every field so a
-// RunReport made in kplay-worker arrives in the window or CLI exactly as the engine built it. Output
-// bytes and maps are not in the JSON: they travel as shared-memory blobs.
+// RunReport made in kplay-worker arrives in the window or CLI exactly as the engine built it. The
+// OutputView's arrays are not in the JSON: they travel as shared-memory blobs (protocol.hpp).
 #pragma once
 
 #include <nlohmann/json.hpp>
 
-#include "run/engine.hpp"
+#include "client/device_values.hpp"
+#include "client/run_report.hpp"
+#include "client/run_request.hpp"
 
 namespace kplay {
 
@@ -21,5 +23,7 @@ void to_json(nlohmann::json& j, const CompileFileResult& value);
 void from_json(const nlohmann::json& j, CompileFileResult& value);
 void to_json(nlohmann::json& j, const DeviceQuery& value);
 void from_json(const nlohmann::json& j, DeviceQuery& value);
+void to_json(nlohmann::json& j, const KernelSpec& value);
+void from_json(const nlohmann::json& j, KernelSpec& value);
 
 }  // namespace kplay

@@ -5,8 +5,9 @@
 //     <spaces>^                           the caret, in the same columns as the echoed line
 //
 // The column is the caret's position in the caret line less the prefix, counted in bytes like gcc.
-#include "client/diagnostics.hpp"
+#include "client/compile_result.hpp"
 
+#include <algorithm>
 #include <regex>
 
 namespace kplay {
@@ -112,6 +113,11 @@ std::string format_gcc_style(const Diagnostic& diagnostic) {
     text += std::string(severity_name(diagnostic.severity)) + ": " + diagnostic.message;
     if (!diagnostic.code.empty()) text += " [#" + diagnostic.code + "]";
     return text;
+}
+
+int CompileResult::count(Severity severity) const {
+    return static_cast<int>(std::count_if(diagnostics.begin(), diagnostics.end(),
+                                          [&](const Diagnostic& d) { return d.severity == severity; }));
 }
 
 }  // namespace kplay

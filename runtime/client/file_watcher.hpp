@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "client/frames.hpp"
+#include "base/unique_fd.hpp"
 
 namespace kplay {
 

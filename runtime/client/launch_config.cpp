@@ -61,6 +61,11 @@ std::vector<std::string> validate_launch(const LaunchConfig& launch, const Devic
 }
 
 std::string Coverage::note() const {
+    if (kind == CoverageKind::per_thread_work && threads > 0 && elements > threads) {
+        char text[160];
+        std::snprintf(text, sizeof text, "each thread owns %.1f elements on average", static_cast<double>(elements) / threads);
+        return text;
+    }
     if (uncovered > 0)
         return std::to_string(uncovered) + " of " + std::to_string(elements) +
                " elements have no thread of their own (fine only if each thread loops over several)";
@@ -71,8 +76,9 @@ std::string Coverage::note() const {
     return "every thread has exactly one element";
 }
 
-Coverage compute_coverage(const LaunchConfig& launch, const std::array<int64_t, 3>& extent, int launch_dims) {
+Coverage compute_coverage(const LaunchConfig& launch, const std::array<int64_t, 3>& extent, int launch_dims, CoverageKind kind) {
     Coverage coverage;
+    coverage.kind = kind;
     const int64_t span[3] = {launch.grid.x * launch.block.x, launch.grid.y * launch.block.y, launch.grid.z * launch.block.z};
     coverage.threads = span[0] * span[1] * span[2];
     coverage.elements = extent[0] * extent[1] * extent[2];

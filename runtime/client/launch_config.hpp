@@ -6,8 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "cuda/device_info.hpp"
-#include "cuda/module.hpp"
+#include "client/device_values.hpp"
+#include "client/kernel_resources.hpp"
+#include "spec/task_spec.hpp"
 
 namespace kplay {
 
@@ -32,20 +33,18 @@ Dim3 auto_grid(const std::array<int64_t, 3>& extent, const Dim3& block);
 std::vector<std::string> validate_launch(const LaunchConfig& launch, const DeviceLimits& limits,
                                          const FunctionAttributes* function);
 
-// Threads launched against elements to cover.
+// Threads launched against elements to cover, judged by the task's notion of coverage: where one
+// thread per element is the plan, elements without a thread are worth a warning; where threads own
+// several elements (register blocking, grid-stride loops, reductions), they are the design.
 struct Coverage {
     int64_t threads = 0;
     int64_t elements = 0;
     int64_t idle_threads = 0;      // threads with no element (they should return early)
-    int64_t uncovered = 0;         // elements no thread maps to one-to-one (fine for loops, wrong otherwise)
+    int64_t uncovered = 0;         // elements no thread maps to one-to-one
+    CoverageKind kind = CoverageKind::per_element;
     std::string note() const;
 };
-Coverage compute_coverage(const LaunchConfig& launch, const std::array<int64_t, 3>& extent, int launch_dims);
-
-// Theoretical occupancy: resident warps per SM over the SM's maximum, from the driver's occupancy query.
-struct Occupancy {
-    int blocks_per_sm = 0;
-    double fraction = 0;
-};
+Coverage compute_coverage(const LaunchConfig& launch, const std::array<int64_t, 3>& extent, int launch_dims,
+                          CoverageKind kind = CoverageKind::per_element);
 
 }  // namespace kplay

@@ -64,20 +64,39 @@ json to_json(const DeviceInfo& device) {
 json to_json(const DeviceQuery& query) {
     json devices = json::array();
     for (const auto& device : query.devices) devices.push_back(to_json(device));
+    const EmulatedDeviceStatus& emulated = query.emulated;
     return {{"schema", kJsonSchemaVersion},
             {"driver_ready", query.driver.ready()},
             {"driver_version", cuda_version_string(query.driver.driver_version)},
+            {"nvrtc_version", query.nvrtc_version},
             {"problem", query.problem()},
-            {"devices", devices}};
+            {"devices", devices},
+            {"emulated_device", {{"name", emulated.device.name}, {"available", emulated.available},
+                                 {"host_compiler", emulated.available ? emulated.host_compiler : emulated.problem},
+                                 {"default", !query.problem().empty()}, {"limits", to_json(emulated.device)["limits"]}}}};
+}
+
+json to_json(const BufferCheck& b) {
+    json first_bad = nullptr;
+    if (b.first_bad.index >= 0)
+        first_bad = {{"index", b.first_bad.index}, {"coords", b.first_bad.coords}, {"got", number(b.first_bad.got)},
+                     {"expected", number(b.first_bad.expected)}, {"allowed", number(b.first_bad.allowed)},
+                     {"unwritten", b.first_bad.unwritten}, {"text", b.first_bad.text}};
+    json metrics = json::object();
+    for (const auto& m : b.metrics()) metrics[m.name] = number(m.value);
+    return {{"buffer", b.buffer}, {"checked", b.checked}, {"passed", b.passed}, {"rule", b.rule}, {"summary", b.summary},
+            {"first_bad", first_bad}, {"max_error_ratio", number(b.max_error_ratio)}, {"metrics", metrics}};
 }
 
 json to_json(const RunReport& r) {
     json out = {{"schema", kJsonSchemaVersion},
                 {"ok", r.ok()},
                 {"passed", r.passed()},
-                {"stage", r.stage},
+                {"stage", stage_name(r.stage)},
                 {"error", r.error},
                 {"error_code", r.error_code},
+                {"fault", {{"sticky", r.fault.sticky}, {"explanation", r.fault.explanation}, {"hint", r.fault.hint},
+                           {"sanitizer_command", r.fault.sanitizer_command}}},
                 {"file", r.file},
                 {"task", r.task},
                 {"kernel", r.kernel},
@@ -85,31 +104,38 @@ json to_json(const RunReport& r) {
                 {"compile", to_json(r.compile)}};
     out["compile"].erase("log");  // diagnostics already carry it, parsed
     if (r.spec) {
-        json inferred = r.spec->inferred;
         json defines = json::object();
         for (const auto& [name, value] : r.spec->defines) defines[name] = value;
         out["spec"] = {{"annotation_line", r.spec->annotation_line}, {"args", r.spec->args},
                        {"launch", r.spec->launch_dims == 2 ? "2d" : "1d"}, {"block", r.spec->block},
                        {"grid", r.spec->grid.empty() ? json("auto") : json(r.spec->grid)}, {"smem", r.spec->smem},
-                       {"defines", defines}, {"inferred", inferred}};
+                       {"defines", defines}, {"requires", r.spec->requirement}, {"inferred", r.spec->inferred},
+                       {"task", {{"name", r.spec->task.name}, {"builtin", r.spec->task.builtin}, {"sizes", r.spec->task.sizes.names},
+                                 {"view", spec_name(r.spec->task.presentation.output)},
+                                 {"ceiling", spec_name(r.spec->task.cost.ceiling)},
+                                 {"reference", spec_name(r.spec->task.reference.kind)}}}};
     }
     if (r.device) out["device"] = {{"ordinal", r.device->ordinal}, {"name", r.device->name}, {"arch", r.device->arch()}};
     out["emulated"] = r.emulated;
+    out["error_line"] = r.error_line;
     if (r.emulated) {
-        out["emulation"] = {{"thread_order", r.thread_order}, {"thorough", r.thorough}, {"host_compile_ms", number(r.host_compile_ms)},
-                            {"host_compile_cached", r.host_compile_cached}, {"printf", r.printf_lines},
-                            {"printf_dropped", r.printf_dropped}, {"warnings", r.warnings},
+        out["emulation"] = {{"thread_order", thread_order_name(r.thread_order)}, {"thorough", r.thorough},
+                            {"host_compile_ms", number(r.host_compile_ms)}, {"host_compile_cached", r.host_compile_cached},
+                            {"printf", r.printf_lines}, {"printf_dropped", r.printf_dropped}, {"warnings", r.warnings},
                             {"error_line", r.error_line}};
     }
-    if (r.stage == "compile" || r.stage == "spec" || r.stage == "input" || r.stage == "device") return out;
+    const bool loaded = r.stage != Stage::source && r.stage != Stage::spec && r.stage != Stage::compile && r.stage != Stage::device;
+    if (!loaded) return out;
 
     const auto& f = r.function;
     out["function"] = {{"registers_per_thread", f.registers_per_thread}, {"static_smem_bytes", f.static_smem_bytes},
                        {"local_bytes_per_thread", f.local_bytes_per_thread}, {"max_threads_per_block", f.max_threads_per_block},
                        {"params", f.params.size()}};
     out["module_load_ms"] = number(r.module_load_ms);
-    if (r.stage == "load") return out;
+    if (r.stage == Stage::load) return out;
     out["input"] = r.input_description;
+    out["sizes"] = r.sizes;
+    out["values"] = r.values;
     out["launch"] = {{"grid", dim3(r.launch.grid)}, {"block", dim3(r.launch.block)}, {"dynamic_smem", r.launch.dynamic_smem},
                      {"auto_grid", r.launch.auto_grid}};
     out["coverage"] = {{"threads", r.coverage.threads}, {"elements", r.coverage.elements},
@@ -120,7 +146,7 @@ json to_json(const RunReport& r) {
     for (const auto& a : r.arguments)
         arguments.push_back({{"param", a.param}, {"binding", a.binding}, {"kind", a.kind}, {"value", a.value}});
     out["arguments"] = arguments;
-    if (r.stage == "launch" || r.stage == "inputs") return out;
+    if (r.stage == Stage::inputs || r.stage == Stage::launch || r.stage == Stage::reference) return out;
     out["timing"] = {{"warmup", r.warmup},
                      {"repeat", r.kernel_ms.count},
                      {"l2_flushed", r.l2_flushed},
@@ -132,13 +158,29 @@ json to_json(const RunReport& r) {
                      {"inputs_ms", number(r.inputs_ms)},
                      {"reference_ms", number(r.check.reference_ms)},
                      {"reference_cached", r.check.reference_cached}};
-    out["throughput"] = {{"bytes", number(r.bytes)}, {"flops", number(r.flops)}, {"gbps", number(r.gbps)},
-                         {"gflops", number(r.gflops)}, {"copy_ceiling_gbps", number(r.ceiling.gbps)},
-                         {"percent_of_copy_ceiling", number(r.percent_of_ceiling)}};
+    const bool copy = r.ceiling.kind == CeilingKind::copy;
+    out["throughput"] = {{"bytes", number(r.bytes)},
+                         {"flops", number(r.flops)},
+                         {"gbps", number(r.gbps)},
+                         {"gflops", number(r.gflops)},
+                         {"ceiling", {{"kind", spec_name(r.ceiling.kind)}, {"name", r.ceiling.name}, {"gbps", number(r.ceiling.gbps)},
+                                      {"gflops", number(r.ceiling.gflops)}, {"cached", r.ceiling.cached}, {"deferred", r.ceiling.deferred}}},
+                         {"percent_of_ceiling", number(r.percent_of_ceiling)},
+                         {"copy_ceiling_gbps", number(copy ? r.ceiling.gbps : 0)},
+                         {"percent_of_copy_ceiling", number(copy ? r.percent_of_ceiling : 0)},
+                         {"verdict", r.verdict}};
     json metrics = json::object();
     for (const auto& m : r.check.metrics) metrics[m.name] = number(m.value);
+    json buffers = json::array();
+    for (const auto& b : r.check.buffers) buffers.push_back(to_json(b));
+    json sizes = json::array();
+    for (const auto& s : r.check.sizes)
+        sizes.push_back({{"sizes", s.sizes}, {"seed", s.seed}, {"passed", s.passed}, {"skipped", s.skipped}, {"summary", s.summary},
+                         {"error_code", s.error_code}});
     out["check"] = {{"passed", r.check.passed}, {"summary", r.check.summary}, {"tolerance", number(r.check.tolerance)},
-                    {"first_bad", r.check.first_bad}, {"metrics", metrics}};
+                    {"first_bad", r.check.first_bad}, {"metrics", metrics}, {"buffers", buffers},
+                    {"overwritten_inputs", r.check.overwritten_inputs}, {"input_independent", r.check.input_independent},
+                    {"sizes", sizes}, {"reference", r.check.reference}};
     return out;
 }
 

@@ -14,23 +14,13 @@
 #include <cstring>
 
 #include "client/codec.hpp"
+#include "client/protocol.hpp"
 
 extern char** environ;
 
 namespace kplay {
 
 namespace {
-
-const char* kind_name(RequestKind kind) {
-    switch (kind) {
-        case RequestKind::run: return "run";
-        case RequestKind::compile: return "compile";
-        case RequestKind::devices: return "devices";
-        case RequestKind::stats: return "stats";
-        case RequestKind::ping: return "ping";
-    }
-    return "ping";
-}
 
 std::string seconds_text(double seconds) {
     char text[32];
@@ -53,25 +43,25 @@ WorkerClient::WorkerClient(WorkerOptions options) : options_(std::move(options))
 
 WorkerClient::~WorkerClient() { stop_worker(false); }
 
-uint64_t WorkerClient::enqueue(RequestKind kind, nlohmann::json body, std::string description) {
+uint64_t WorkerClient::enqueue(MessageKind kind, nlohmann::json body, std::string description) {
     Pending pending;
     pending.id = next_id_++;
     pending.kind = kind;
-    pending.message = {{"id", pending.id}, {"type", kind_name(kind)}, {"body", std::move(body)}};
+    pending.message = request_message(kind, pending.id, std::move(body));
     pending.description = std::move(description);
     queue_.push_back(std::move(pending));
     return queue_.back().id;
 }
 
 uint64_t WorkerClient::submit_run(const RunRequest& request) {
-    return enqueue(RequestKind::run, request, "running " + request.kernel_path.string());
+    return enqueue(MessageKind::run, request, "running " + request.kernel_path.string());
 }
 uint64_t WorkerClient::submit_compile(const CompileFileRequest& request) {
-    return enqueue(RequestKind::compile, request, "compiling " + request.path.string());
+    return enqueue(MessageKind::compile, request, "compiling " + request.path.string());
 }
-uint64_t WorkerClient::submit_devices() { return enqueue(RequestKind::devices, nullptr, "listing devices"); }
-uint64_t WorkerClient::submit_stats() { return enqueue(RequestKind::stats, nullptr, "reading worker statistics"); }
-uint64_t WorkerClient::submit_ping() { return enqueue(RequestKind::ping, nullptr, "checking the worker"); }
+uint64_t WorkerClient::submit_devices() { return enqueue(MessageKind::devices, nullptr, "listing devices"); }
+uint64_t WorkerClient::submit_stats() { return enqueue(MessageKind::stats, nullptr, "reading worker statistics"); }
+uint64_t WorkerClient::submit_ping() { return enqueue(MessageKind::ping, nullptr, "checking the worker"); }
 
 void WorkerClient::reset_crash_loop() {
     gave_up_ = false;
@@ -94,6 +84,7 @@ bool WorkerClient::start_worker(std::string& why) {
     posix_spawn_file_actions_adddup2(&actions, theirs.get(), 3);
     posix_spawn_file_actions_adddup2(&actions, 2, 1);
     std::vector<std::string> args{options_.worker_path.string(), "--fd", "3"};
+    if (options_.thorough) args.push_back("--thorough");
     args.insert(args.end(), options_.worker_args.begin(), options_.worker_args.end());
     std::vector<char*> argv;
     for (auto& arg : args) argv.push_back(arg.data());
@@ -178,12 +169,12 @@ WorkerResult WorkerClient::fail_in_flight(WorkerFailure failure, const std::stri
     result.failure_message = message;
     result.worker_pid = pid_;
     result.elapsed_ms = std::chrono::duration<double, std::milli>(Clock::now() - sent_at_).count();
-    if (result.kind == RequestKind::run) {
-        result.run.file = in_flight_->message["body"].value("kernel_path", "");
-        result.run.stage = "worker";
+    if (result.kind == MessageKind::run) {
+        result.run.file = in_flight_->message[protocol_field::body].value("kernel_path", "");
+        result.run.stage = Stage::worker;
         result.run.error = message;
         result.run.error_code = failure == WorkerFailure::timeout ? "KPLAY_TIMEOUT" : "KPLAY_WORKER_FAILED";
-    } else if (result.kind == RequestKind::compile) {
+    } else if (result.kind == MessageKind::compile) {
         result.compile.input_error = message;
     }
     in_flight_.reset();
@@ -197,33 +188,23 @@ WorkerResult WorkerClient::decode(const Pending& pending, Frame frame) {
     result.worker_pid = pid_;
     result.elapsed_ms = std::chrono::duration<double, std::milli>(Clock::now() - sent_at_).count();
     const nlohmann::json& message = frame.message;
-    if (message.value("id", uint64_t{0}) != pending.id) throw ProtocolError("the worker answered a different request");
-    if (message.contains("error")) throw ProtocolError("the worker could not handle the request: " + message["error"].get<std::string>());
-    const nlohmann::json& body = message.at("body");
+    if (message.value(protocol_field::id, uint64_t{0}) != pending.id) throw ProtocolError("the worker answered a different request");
+    if (message.contains(protocol_field::error))
+        throw ProtocolError("the worker could not handle the request: " + message[protocol_field::error].get<std::string>());
+    const nlohmann::json& body = message.at(protocol_field::body);
     switch (pending.kind) {
-        case RequestKind::run: {
+        case MessageKind::run:
             result.run = body.get<RunReport>();
-            const auto& blobs = message.at("blobs");
-            if (blobs.size() != frame.fds.size()) throw ProtocolError("shared-memory blocks missing from a result");
-            for (size_t i = 0; i < blobs.size(); ++i) {
-                const std::string name = blobs[i].at("name");
-                auto bytes = SharedBlob::read(frame.fds[i].get(), blobs[i].at("size").get<size_t>());
-                if (name == "output") result.run.output = std::move(bytes);
-                else if (name == "input") result.run.input = std::move(bytes);
-                else if (name == "map") {
-                    result.run.check.map.resize(bytes.size() / sizeof(float));
-                    std::memcpy(result.run.check.map.data(), bytes.data(), result.run.check.map.size() * sizeof(float));
-                }
-            }
+            read_report_blobs(message.at(protocol_field::blobs), frame.fds, result.run);
             break;
-        }
-        case RequestKind::compile: result.compile = body.get<CompileFileResult>(); break;
-        case RequestKind::devices: result.devices = body.get<DeviceQuery>(); break;
-        case RequestKind::stats:
+        case MessageKind::compile: result.compile = body.get<CompileFileResult>(); break;
+        case MessageKind::devices: result.devices = body.get<DeviceQuery>(); break;
+        case MessageKind::stats:
             result.stats.rss_bytes = body.at("rss_bytes");
             result.stats.device_used_bytes = body.at("device_used_bytes");
             break;
-        case RequestKind::ping: break;
+        case MessageKind::ping:
+        case MessageKind::progress: break;
     }
     return result;
 }
@@ -235,6 +216,15 @@ std::optional<WorkerResult> WorkerClient::poll() {
         return result;
     }
     return advance();
+}
+
+double WorkerClient::limit_for(Phase phase) const {
+    switch (phase) {
+        case Phase::cpu: return options_.cpu_timeout_s;
+        case Phase::compile: return options_.compile_timeout_s;
+        case Phase::gpu: return options_.run_timeout_s;
+    }
+    return options_.run_timeout_s;
 }
 
 std::optional<WorkerResult> WorkerClient::advance() {
@@ -260,9 +250,10 @@ std::optional<WorkerResult> WorkerClient::advance() {
         in_flight_ = std::move(queue_.front());
         queue_.pop_front();
         sent_at_ = now;
-        phase_ = in_flight_->kind == RequestKind::run ? "compile" : "gpu";
-        const double timeout = in_flight_->kind == RequestKind::run       ? options_.compile_timeout_s
-                               : in_flight_->kind == RequestKind::compile ? options_.compile_timeout_s
+        phase_ = in_flight_->kind == MessageKind::run ? Phase::compile : Phase::gpu;
+        phase_fraction_ = -1;
+        const double timeout = in_flight_->kind == MessageKind::run       ? options_.compile_timeout_s
+                               : in_flight_->kind == MessageKind::compile ? options_.compile_timeout_s
                                                                           : std::max(10.0, options_.compile_timeout_s);
         deadline_ = now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout));
         try {
@@ -276,19 +267,21 @@ std::optional<WorkerResult> WorkerClient::advance() {
     try {
         for (;;) {
             if (auto frame = reader_.next()) {
-                if (frame->message.value("type", "") == "progress") {
-                    // The run entered another phase: time it by that phase's limit from now on.
-                    phase_ = frame->message.value("phase", "gpu");
-                    const double limit = phase_ == "cpu" ? options_.cpu_timeout_s
-                                         : phase_ == "compile" ? options_.compile_timeout_s
-                                                               : options_.run_timeout_s;
-                    deadline_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limit));
+                if (message_kind(frame->message) == MessageKind::progress) {
+                    // The run entered another phase, or got further in it: a new phase is timed by its
+                    // own limit from now on; a fraction alone only updates what the user sees.
+                    const Phase phase = parse_phase(frame->message.value(protocol_field::phase, "")).value_or(Phase::gpu);
+                    phase_fraction_ = frame->message.value(protocol_field::fraction, -1.0);
+                    if (phase != phase_ || phase_fraction_ < 0) {
+                        phase_ = phase;
+                        deadline_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limit_for(phase)));
+                    }
                     continue;
                 }
                 // Decode before letting go of the request: a bad answer still fails *this* request.
                 WorkerResult result = decode(*in_flight_, std::move(*frame));
                 in_flight_.reset();
-                if (result.kind == RequestKind::run && result.run.sticky_fault()) {
+                if (result.kind == MessageKind::run && result.run.sticky_fault()) {
                     // The worker's CUDA context is dead: replace the process before the next request.
                     stop_worker(false);
                     result.run.error += " The worker process was replaced; the next run starts clean.";
@@ -319,9 +312,9 @@ std::optional<WorkerResult> WorkerClient::advance() {
         kill(pid_, SIGKILL);
         reap_description();
         socket_.reset();
-        const bool kernel = in_flight_->kind == RequestKind::run && phase_ == "gpu";
-        const double timeout = kernel ? options_.run_timeout_s : phase_ == "cpu" ? options_.cpu_timeout_s : options_.compile_timeout_s;
-        const std::string what = phase_ == "cpu" ? "the CPU reference and check" : phase_ == "compile" ? "compiling" : in_flight_->description;
+        const bool kernel = in_flight_->kind == MessageKind::run && phase_ == Phase::gpu;
+        const double timeout = in_flight_->kind == MessageKind::run ? limit_for(phase_) : options_.compile_timeout_s;
+        const std::string what = phase_ == Phase::cpu ? "the CPU reference and check" : phase_ == Phase::compile ? "compiling" : in_flight_->description;
         return fail_in_flight(WorkerFailure::timeout,
                               kernel ? "Kernel did not finish within " + seconds_text(timeout) + " and was stopped — an endless loop?"
                                      : "The worker did not finish " + what + " within " + seconds_text(timeout) + " and was stopped.");

@@ -19,23 +19,24 @@
 
 #include <nlohmann/json.hpp>
 
-#include "run/engine.hpp"
 #include "client/frames.hpp"
+#include "client/protocol.hpp"
+#include "client/run_report.hpp"
+#include "client/run_request.hpp"
 
 namespace kplay {
 
 struct WorkerOptions {
     std::filesystem::path worker_path;     // empty: kplay-worker next to this program (or $KPLAY_WORKER)
     std::vector<std::string> worker_args;  // extra arguments (tests start fake workers this way)
-    std::vector<std::string> extra_environment;  // NAME=VALUE added for the worker (thorough mode preloads ASan)
+    std::vector<std::string> extra_environment;  // NAME=VALUE added for the worker
+    bool thorough = false;  // a worker for thorough mode: it restarts itself with the sanitizer runtimes preloaded
     double run_timeout_s = 5;         // GPU work of one run (the kernel launches)
     double compile_timeout_s = 60;    // NVRTC
     double cpu_timeout_s = 600;       // inputs, the CPU reference and the check (matmul 8192^3 in fp64 takes a while)
     int max_quick_failures = 3;            // failures within the window before the client gives up
     double quick_failure_window_s = 10;
 };
-
-enum class RequestKind { run, compile, devices, stats, ping };
 
 enum class WorkerFailure { none, timeout, crashed, protocol, gave_up, start_failed };
 
@@ -46,7 +47,7 @@ struct WorkerStats {
 
 struct WorkerResult {
     uint64_t id = 0;
-    RequestKind kind = RequestKind::ping;
+    MessageKind kind = MessageKind::ping;
     WorkerFailure failure = WorkerFailure::none;
     std::string failure_message;  // for the user, when failure != none
     RunReport run;                // kind == run (a failure is also written into run.error)
@@ -81,6 +82,10 @@ public:
     pid_t worker_pid() const { return pid_; }
     bool gave_up() const { return gave_up_; }
     const std::string& gave_up_message() const { return gave_up_message_; }
+    // The phase the request in flight is in, and how far it has got (-1: unknown), from the worker's
+    // progress messages.
+    Phase phase() const { return phase_; }
+    double phase_fraction() const { return phase_fraction_; }
     // Clears a give-up after a crash loop (e.g. the user rebuilt or fixed the cause).
     void reset_crash_loop();
     const WorkerOptions& options() const { return options_; }
@@ -89,19 +94,20 @@ public:
 private:
     struct Pending {
         uint64_t id = 0;
-        RequestKind kind = RequestKind::ping;
+        MessageKind kind = MessageKind::ping;
         nlohmann::json message;
         std::string description;  // "running kernels_src/x.cu"
     };
     using Clock = std::chrono::steady_clock;
 
     std::optional<WorkerResult> advance();
-    uint64_t enqueue(RequestKind kind, nlohmann::json body, std::string description);
+    uint64_t enqueue(MessageKind kind, nlohmann::json body, std::string description);
     bool start_worker(std::string& why);
     void stop_worker(bool kill_now);
     std::string reap_description();  // waits for the worker and says how it ended
     WorkerResult fail_in_flight(WorkerFailure failure, const std::string& message);
     void note_failure();
+    double limit_for(Phase phase) const;
     WorkerResult decode(const Pending& pending, Frame frame);
 
     WorkerOptions options_;
@@ -109,7 +115,8 @@ private:
     std::optional<Pending> in_flight_;
     Clock::time_point sent_at_{};
     Clock::time_point deadline_{};
-    std::string phase_ = "gpu";  // what the in-flight run is doing, by the worker's last progress message
+    Phase phase_ = Phase::gpu;  // what the in-flight run is doing, by the worker's last progress message
+    double phase_fraction_ = -1;
     Clock::time_point next_start_{};
     std::vector<Clock::time_point> recent_failures_;
     uint64_t next_id_ = 1;

@@ -43,11 +43,6 @@ bool is_cubin_arch(const std::string& arch) { return arch.rfind("sm_", 0) == 0; 
 
 }  // namespace
 
-int CompileResult::count(Severity severity) const {
-    return static_cast<int>(std::count_if(diagnostics.begin(), diagnostics.end(),
-                                          [&](const Diagnostic& d) { return d.severity == severity; }));
-}
-
 std::string nvrtc_version_string() {
     int major = 0, minor = 0;
     nvrtcVersion(&major, &minor);

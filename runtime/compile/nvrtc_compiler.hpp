@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "client/diagnostics.hpp"
+#include "client/compile_result.hpp"
 
 namespace kplay {
 
@@ -25,22 +25,6 @@ struct CompileRequest {
     CompileOptions options;
 };
 
-struct CompileResult {
-    bool ok = false;
-    std::vector<Diagnostic> diagnostics;
-    std::string log;                                  // NVRTC's log, always read, also on success
-    std::string binary;                               // CUBIN bytes, or PTX text
-    bool is_cubin = false;
-    std::string arch;
-    std::map<std::string, std::string> lowered_names; // name expression -> mangled name in the binary
-    std::vector<std::string> options_used;            // the full option list given to NVRTC
-    double compile_ms = 0;                            // NVRTC's own time (of the original compile on a hit)
-    double lookup_ms = 0;                             // time spent on this request, cache lookup included
-    bool cache_hit = false;
-    std::string failure;                              // set when NVRTC failed without a diagnostic
-
-    int count(Severity severity) const;
-};
 
 // The exact option list handed to NVRTC for a request (also a part of the cache key).
 std::vector<std::string> nvrtc_options(const CompileRequest& request);

@@ -76,6 +76,10 @@ void DeviceBuffer::fill_bytes(unsigned char value, const Stream& stream) const {
     if (bytes_) KPLAY_CU(driver_api().cuMemsetD8Async(pointer_, value, bytes_, stream.get()));
 }
 
+void DeviceBuffer::fill_halves(unsigned short value, const Stream& stream) const {
+    if (bytes_) KPLAY_CU(driver_api().cuMemsetD16Async(pointer_, value, bytes_ / 2, stream.get()));
+}
+
 void DeviceBuffer::fill_words(unsigned int value, const Stream& stream) const {
     if (bytes_) KPLAY_CU(driver_api().cuMemsetD32Async(pointer_, value, bytes_ / 4, stream.get()));
 }

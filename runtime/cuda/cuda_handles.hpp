@@ -77,7 +77,8 @@ public:
     void upload(const void* host, size_t bytes) const;
     void download(void* host, size_t bytes) const;
     void fill_bytes(unsigned char value, const Stream& stream) const;
-    void fill_words(unsigned int value, const Stream& stream) const;  // size must be a multiple of 4
+    void fill_halves(unsigned short value, const Stream& stream) const;  // size must be a multiple of 2
+    void fill_words(unsigned int value, const Stream& stream) const;     // size must be a multiple of 4
 
 private:
     void release() noexcept;

@@ -107,9 +107,4 @@ std::string cuda_result_description(int result) {
     return "CUDA error " + std::to_string(result);
 }
 
-std::string cuda_version_string(int version) {
-    if (version <= 0) return "unknown version";
-    return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
-}
-
 }  // namespace kplay

@@ -11,6 +11,8 @@
 
 #include <string>
 
+#include "client/device_values.hpp"
+
 namespace kplay {
 
 // X(name, abi_version): every driver entry point kplay uses.
@@ -43,6 +45,7 @@ namespace kplay {
     X(cuMemcpyDtoH, 3020)                                \
     X(cuMemcpyDtoDAsync, 3020)                           \
     X(cuMemsetD8Async, 3020)                             \
+    X(cuMemsetD16Async, 3020)                            \
     X(cuMemsetD32Async, 3020)                            \
     X(cuStreamCreate, 2000)                              \
     X(cuStreamDestroy, 4000)                             \
@@ -60,15 +63,6 @@ struct DriverApi {
 #undef KPLAY_DECLARE_DRIVER_POINTER
 };
 
-// Why the driver can or cannot be used; a value every program can show as it is.
-struct DriverStatus {
-    enum class State { ready, no_library, too_old, missing_symbol, init_failed };
-    State state = State::no_library;
-    std::string message;     // one line for the user, empty when ready
-    int driver_version = 0;  // e.g. 13000 for CUDA 13.0; 0 when unknown
-    bool ready() const { return state == State::ready; }
-};
-
 // Loads and initialises the driver once per process (thread-safe); later calls return the same status.
 // The library path can be overridden with KPLAY_CUDA_DRIVER (tests use it to simulate a missing driver).
 const DriverStatus& driver_status();
@@ -79,8 +73,5 @@ const DriverApi& driver_api();
 // "CUDA_ERROR_ILLEGAL_ADDRESS" and its description; they work without a driver (falling back to the code).
 std::string cuda_result_name(int result);
 std::string cuda_result_description(int result);
-
-// "13.0" from 13000.
-std::string cuda_version_string(int version);
 
 }  // namespace kplay

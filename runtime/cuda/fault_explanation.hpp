@@ -3,14 +3,9 @@
 
 #include <string>
 
-namespace kplay {
+#include "client/fault_info.hpp"
 
-struct FaultInfo {
-    bool sticky = false;      // the CUDA context is unusable after it: the worker process must be replaced
-    std::string explanation;  // what happened, in plain words
-    std::string hint;         // what to look at
-    std::string sanitizer_command;  // a command that pins the fault to a line, when it applies
-};
+namespace kplay {
 
 // Sticky faults: illegal address, misaligned address, illegal instruction, hardware stack error,
 // invalid PC, launch failed, device-side assert/__trap (measured: after any of these the process's

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "cuda/cuda_handles.hpp"
-#include "cuda/device_info.hpp"
+#include "client/device_values.hpp"
 #include "cuda/module.hpp"
 
 namespace kplay {

@@ -6,25 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "client/kernel_resources.hpp"
+
 namespace kplay {
-
-// The kernel's real parameter layout, read from the loaded function (cuFuncGetParamInfo).
-struct ParamLayout {
-    size_t offset = 0;
-    size_t size = 0;
-};
-
-// Resources the compiled kernel uses; they bound how it may be launched.
-struct FunctionAttributes {
-    int registers_per_thread = 0;
-    int static_smem_bytes = 0;
-    int local_bytes_per_thread = 0;  // spills and local arrays
-    int const_bytes = 0;
-    int max_threads_per_block = 0;  // given its registers, on this device
-    int ptx_version = 0;
-    int binary_version = 0;
-    std::vector<ParamLayout> params;
-};
 
 class KernelFunction {
 public:

@@ -408,22 +408,6 @@ const kplay_emu_host kHostTable = {KPLAY_EMU_ABI_VERSION, host_sync_threads, hos
 
 }  // namespace
 
-const char* thread_order_name(ThreadOrder order) {
-    switch (order) {
-        case ThreadOrder::forward: return "forward";
-        case ThreadOrder::reverse: return "reverse";
-        case ThreadOrder::random: return "random";
-    }
-    return "forward";
-}
-
-ThreadOrder parse_thread_order(const std::string& text) {
-    if (text == "forward") return ThreadOrder::forward;
-    if (text == "reverse") return ThreadOrder::reverse;
-    if (text == "random") return ThreadOrder::random;
-    throw InputError("Unknown thread order '" + text + "' (known: forward, reverse, random).");
-}
-
 BlockScheduler::BlockScheduler(EmulatedKernel kernel, void** args, LaunchGeometry geometry, ThreadOrder order, uint64_t seed,
                                unsigned char* dynamic_smem, size_t dynamic_smem_bytes, BlockEvents events)
     : impl_(std::make_unique<Impl>()) {

@@ -14,15 +14,11 @@
 #include <string>
 #include <vector>
 
+#include "client/run_request.hpp"  // ThreadOrder
 #include "emu/include/kplay_emu_abi.h"
 
 namespace kplay {
 
-enum class ThreadOrder { forward, reverse, random };
-
-const char* thread_order_name(ThreadOrder order);
-// "forward", "reverse", "random"; throws InputError otherwise.
-ThreadOrder parse_thread_order(const std::string& text);
 
 // What the running kernel's shared object provides.
 struct EmulatedKernel {

@@ -34,6 +34,15 @@ bool at_namespace_scope(const std::string& blank, size_t offset) {
 
 }  // namespace
 
+std::string line_directive(const std::string& display_path) {
+    std::string quoted;
+    for (char c : display_path) {
+        if (c == '"' || c == '\\') quoted += '\\';
+        quoted += c;
+    }
+    return "#line 1 \"" + quoted + "\"\n";
+}
+
 std::string emulated_entry_symbol(size_t index) { return "kplay_emu_entry_" + std::to_string(index); }
 std::string emulated_params_symbol(size_t index) { return "kplay_emu_params_" + std::to_string(index); }
 
@@ -83,12 +92,7 @@ EmulatedSource prepare_emulated_source(const std::string& source, const std::str
     for (auto edit = edits.rbegin(); edit != edits.rend(); ++edit) text.replace(edit->first, edit->second.first, edit->second.second);
 
     EmulatedSource result;
-    std::string quoted;
-    for (char c : display_path) {
-        if (c == '"' || c == '\\') quoted += '\\';
-        quoted += c;
-    }
-    result.text = "#line 1 \"" + quoted + "\"\n" + text;
+    result.text = line_directive(display_path) + text;
     if (!result.text.empty() && result.text.back() != '\n') result.text += '\n';
     for (size_t i = 0; i < kernel_expressions.size(); ++i) {
         const std::string& kernel = kernel_expressions[i];

@@ -21,6 +21,9 @@ struct EmulatedSource {
 EmulatedSource prepare_emulated_source(const std::string& source, const std::string& display_path,
                                        const std::vector<std::string>& kernel_expressions);
 
+// `#line 1 "path"`, quoted for the compiler, and a newline: what keeps a rewritten file's lines the user's.
+std::string line_directive(const std::string& display_path);
+
 std::string emulated_entry_symbol(size_t index);
 std::string emulated_params_symbol(size_t index);
 

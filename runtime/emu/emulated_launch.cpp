@@ -1,4 +1,5 @@
 // fork -> (child) load, threads, sandbox, run, report through shared memory -> (parent) wait, explain.
+// A call (a host reference) takes the same path with one function called once instead of a grid.
 #include "emu/emulated_launch.hpp"
 
 #include <dlfcn.h>
@@ -11,12 +12,12 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#include <sys/mman.h>
-
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
+#include <functional>
 #include <thread>
 
 #include "emu/message_names.hpp"
@@ -52,6 +53,9 @@ struct SharedStatus {
     kplay_emu_dim thread_idx, block_idx;
     double kernel_ms;
     int workers;
+    // A call (run_emulated_call): how far it says it has got, and what ended it (an assert, an exception).
+    double progress;
+    char failure[1024];
     std::atomic<size_t> log_used;
     std::atomic<uint32_t> log_lines, log_dropped;
     std::atomic<int> warning_count;
@@ -67,6 +71,12 @@ void copy_text(char* to, size_t capacity, const char* from) {
     to[i] = 0;
 }
 
+// Text the launch process wrote: the code that ran there could have left it without an end.
+template <size_t N>
+std::string bounded(const char (&text)[N]) {
+    return std::string(text, strnlen(text, N));
+}
+
 void fail_and_exit(const std::string& kind, const std::string& message, const char* file, int line) {
     if (g_status->claimed.exchange(1) == 0) {
         copy_text(g_status->kind, sizeof g_status->kind, kind.c_str());
@@ -79,7 +89,7 @@ void fail_and_exit(const std::string& kind, const std::string& message, const ch
 
 void fault_handler(int signal, siginfo_t* info, void* context) {
     if (g_status->claimed.exchange(1) == 0) {
-        copy_text(g_status->kind, sizeof g_status->kind, signal == SIGSYS ? "sandbox" : "fault");
+        copy_text(g_status->kind, sizeof g_status->kind, signal == SIGSYS ? "sandbox" : signal == SIGABRT ? "abort" : "fault");
         g_status->signal = signal;
         g_status->code = info->si_code;
         g_status->address = reinterpret_cast<uintptr_t>(info->si_addr);
@@ -111,6 +121,29 @@ void fault_handler(int signal, siginfo_t* info, void* context) {
     _exit(3);
 }
 
+// `with_abort`: a call may abort() (assert, std::terminate); a kernel cannot reach abort.
+void install_fault_handlers(bool with_abort) {
+    struct sigaction action {};
+    action.sa_sigaction = fault_handler;
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&action.sa_mask);
+    for (int signal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGSYS}) sigaction(signal, &action, nullptr);
+    if (with_abort) sigaction(SIGABRT, &action, nullptr);
+}
+
+// This thread's own signal stack, so that a stack overflow is still reported. Mapped, never freed: the
+// process ends with the launch, and a sanitizer runtime unmaps the alternate stack it finds at thread
+// exit, which must not be memory the allocator owns.
+void use_alternate_signal_stack() {
+    constexpr size_t kAlternateBytes = 64 * 1024;
+    void* alternate = mmap(nullptr, kAlternateBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (alternate == MAP_FAILED) return;
+    stack_t stack{};
+    stack.ss_sp = alternate;
+    stack.ss_size = kAlternateBytes;
+    sigaltstack(&stack, nullptr);
+}
+
 void append_log(const std::string& line) {
     if (g_status->log_lines.fetch_add(1) >= kLogLineLimit) {
         g_status->log_dropped.fetch_add(1);
@@ -131,7 +164,6 @@ void add_warning(const std::string& text) {
     if (slot < kWarningSlots) copy_text(g_status->warnings[slot], sizeof g_status->warnings[slot], text.c_str());
 }
 
-// The launch process. Never returns.
 // Thorough mode: when a sanitizer ends the process, note which CUDA thread was running.
 void sanitizer_death() {
     if (g_status->claimed.exchange(1) != 0) return;
@@ -143,6 +175,7 @@ void sanitizer_death() {
     }
 }
 
+// The launch process of a kernel. Never returns.
 [[noreturn]] void launch_process(const EmulatedLaunchRequest& request, const std::vector<GuardedBuffer>& smem, int workers,
                                  int report_fd) {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -172,11 +205,7 @@ void sanitizer_death() {
     Dl_info info{};
     if (dladdr(reinterpret_cast<void*>(entry), &info)) g_status->so_base = reinterpret_cast<uintptr_t>(info.dli_fbase);
 
-    struct sigaction action {};
-    action.sa_sigaction = fault_handler;
-    action.sa_flags = SA_SIGINFO | SA_ONSTACK;
-    sigemptyset(&action.sa_mask);
-    for (int signal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGSYS}) sigaction(signal, &action, nullptr);
+    install_fault_handlers(false);
 
     // Everything that may reach the system on first use happens before the filter: malloc's arenas
     // (glibc counts the CPUs, reading /sys, when it creates one past its limit) and each worker's share
@@ -193,17 +222,7 @@ void sanitizer_death() {
     std::vector<std::thread> threads;
     for (int w = 0; w < workers; ++w) {
         threads.emplace_back([&, w] {
-            // Each worker's own signal stack: a fiber's stack overflow must still be reported.
-            // Mapped, never freed: the process ends with the launch, and a sanitizer runtime unmaps the
-            // alternate stack it finds at thread exit, which must not be memory the allocator owns.
-            constexpr size_t kAlternateBytes = 64 * 1024;
-            void* alternate = mmap(nullptr, kAlternateBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-            if (alternate != MAP_FAILED) {
-                stack_t stack{};
-                stack.ss_sp = alternate;
-                stack.ss_size = kAlternateBytes;
-                sigaltstack(&stack, nullptr);
-            }
+            use_alternate_signal_stack();  // a fiber's stack overflow must still be reported
             EmulatedKernel kernel{entry, set_thread};
             void** args = const_cast<void**>(request.args.data());
             unsigned char* dynamic = request.dynamic_smem ? smem[static_cast<size_t>(w)].data() : nullptr;
@@ -236,6 +255,39 @@ void sanitizer_death() {
     _exit(0);
 }
 
+// A call's launch process: std::terminate's default handler would print, which the sandbox forbids.
+[[noreturn]] void call_terminated() {
+    if (!g_status->failure[0]) copy_text(g_status->failure, sizeof g_status->failure, "aborted (std::terminate was called)");
+    std::abort();
+}
+
+// The launch process of a call: load, handlers, sandbox, bind, one call on this thread. Never returns.
+[[noreturn]] void call_process(const EmulatedCallRequest& request) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    void* handle = dlopen(request.shared_object.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) fail_and_exit("load", "cannot load " + request.who + ": " + dlerror(), "", 0);
+    auto entry = reinterpret_cast<void (*)(void**)>(dlsym(handle, request.entry_symbol.c_str()));
+    auto bind = request.bind_symbol.empty() ? nullptr : reinterpret_cast<EmulatedCallBind>(dlsym(handle, request.bind_symbol.c_str()));
+    if (!entry || (!request.bind_symbol.empty() && !bind)) fail_and_exit("load", request.who + " lacks kplay's entry points (a stale build?)", "", 0);
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<void*>(entry), &info)) g_status->so_base = reinterpret_cast<uintptr_t>(info.dli_fbase);
+
+    use_alternate_signal_stack();  // a stack overflow (deep recursion) must still be reported
+    install_fault_handlers(true);
+    std::set_terminate(call_terminated);
+    free(malloc(64));  // the allocator's arena exists before the filter
+    if (request.sandbox) {
+        const std::string problem = install_kernel_sandbox();
+        if (!problem.empty()) fail_and_exit("sandbox-setup", "cannot install the sandbox: " + problem, "", 0);
+    }
+    if (bind) bind(&g_status->progress, g_status->failure, sizeof g_status->failure);
+    const auto start = std::chrono::steady_clock::now();
+    entry(const_cast<void**>(request.args.data()));
+    g_status->kernel_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    g_status->finished.store(1);
+    _exit(0);
+}
+
 // The CUDA thread that was running when the launch process stopped, when the handler knew it.
 std::string who_ran(const SharedStatus& status) {
     return status.has_thread ? thread_name(status.thread_idx, status.block_idx) : "the kernel";
@@ -258,28 +310,37 @@ std::string source_line(const std::filesystem::path& shared_object, uintptr_t pc
     return file + ":" + std::to_string(line);
 }
 
-std::string explain_fault(const EmulatedLaunchRequest& request, const SharedStatus& status, EmulatedLaunchResult& result) {
-    const std::string who = who_ran(status);
+// How a fault's message names what ran, and in whose terms it explains it.
+struct Subject {
+    std::string who;     // "thread (3,0,0) of block (1,0,0)", "the reference"
+    bool kernel = true;  // CUDA's error codes and GPU notes; a call's faults are KPLAY_REFERENCE_FAILED
+};
+
+std::string explain_fault(const Subject& subject, const std::filesystem::path& shared_object, const std::vector<BufferLabel>& buffers,
+                          const SharedStatus& status, EmulatedLaunchResult& result) {
+    const std::string& who = subject.who;
     std::string at;
-    const std::string where = source_line(request.shared_object, status.pc, status.so_base, result.file, result.line);
+    const std::string where = source_line(shared_object, status.pc, status.so_base, result.file, result.line);
     if (!where.empty()) at = " at " + where;
+    auto code = [&](const char* cuda_code) { result.error_code = subject.kernel ? cuda_code : "KPLAY_REFERENCE_FAILED"; };
     if (status.signal == SIGSYS) {
         result.error_code = "KPLAY_SANDBOX";
-        const std::string target = status.syscall_path[0] ? " of '" + std::string(status.syscall_path) + "'" : "";
+        const std::string path = bounded(status.syscall_path);
+        const std::string target = path.empty() ? "" : " of '" + path + "'";
         return who + " made a system call the emulated device forbids (" + syscall_name(status.syscall) + target + ")" + at +
-               "; the sandbox stopped it. An emulated kernel may only compute into its buffers.";
+               "; the sandbox stopped it. " + (subject.kernel ? "An emulated kernel" : "A reference") + " may only compute into its buffers.";
     }
     if (status.signal == SIGFPE) {
-        result.error_code = "CUDA_ERROR_LAUNCH_FAILED";
-        return who + " divided an integer by zero" + at + " (on a GPU the result is undefined; here it stops the kernel)";
+        code("CUDA_ERROR_LAUNCH_FAILED");
+        return who + " divided an integer by zero" + at + (subject.kernel ? " (on a GPU the result is undefined; here it stops the kernel)" : "");
     }
     if (status.signal == SIGILL) {
-        result.error_code = "CUDA_ERROR_ILLEGAL_INSTRUCTION";
+        code("CUDA_ERROR_ILLEGAL_INSTRUCTION");
         return who + " reached an illegal instruction" + at;
     }
-    result.error_code = "CUDA_ERROR_ILLEGAL_ADDRESS";
+    code("CUDA_ERROR_ILLEGAL_ADDRESS");
     const std::string verb = status.is_write == 1 ? "wrote" : status.is_write == 0 ? "read" : "accessed";
-    for (const BufferLabel& buffer : request.buffers) {
+    for (const BufferLabel& buffer : buffers) {
         const std::string hit = describe_guard_hit(buffer, status.address);
         if (!hit.empty()) return who + " " + verb + " " + hit + at;
     }
@@ -289,7 +350,8 @@ std::string explain_fault(const EmulatedLaunchRequest& request, const SharedStat
         return who + " " + verb + " an address no pointer can hold (beyond the 47-bit address space: an index far out of range)" + at;
     if (status.address < 65536) return who + " " + verb + " through a null pointer (address " + address + ")" + at;
     return who + " " + verb + " address " + address + ", which is in no buffer" + at +
-           " (a wild pointer, or a thread's local arrays overflowing its 256 KiB stack)";
+           (subject.kernel ? " (a wild pointer, or a thread's local arrays overflowing its 256 KiB stack)"
+                           : " (a wild pointer, or a stack overflow: deep recursion or large local arrays)");
 }
 
 // "thread (3,0,0) of block (0,0,0): AddressSanitizer: stack-buffer-overflow (READ of size 4) at emu/x.cu:5",
@@ -344,6 +406,98 @@ std::string explain_sanitizer_report(const SharedStatus& status, const std::stri
     return message + details;
 }
 
+// The record both sides share, mapped before the fork.
+class StatusMapping {
+public:
+    StatusMapping() {
+        void* mapping = mmap(nullptr, sizeof(SharedStatus), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        if (mapping == MAP_FAILED) throw std::bad_alloc();
+        status_ = new (mapping) SharedStatus();
+    }
+    ~StatusMapping() { munmap(status_, sizeof(SharedStatus)); }
+    StatusMapping(const StatusMapping&) = delete;
+    StatusMapping& operator=(const StatusMapping&) = delete;
+    SharedStatus* get() const { return status_; }
+    SharedStatus* operator->() const { return status_; }
+    SharedStatus& operator*() const { return *status_; }
+
+private:
+    SharedStatus* status_;
+};
+
+struct ChildEnd {
+    int wait_status = 0;
+    bool timed_out = false;
+};
+
+// Runs `body` (which never returns) in a forked launch process and waits for it, killing it after
+// timeout_s; `poll` runs here between looks.
+ChildEnd run_forked(SharedStatus* status, double timeout_s, const std::function<void()>& body, const std::function<void()>& poll = {}) {
+    std::fflush(nullptr);
+    const pid_t pid = fork();
+    if (pid < 0) throw std::runtime_error("fork failed for the emulated launch");
+    if (pid == 0) {
+        g_status = status;
+        body();
+        _exit(2);
+    }
+    ChildEnd end;
+    const auto start = std::chrono::steady_clock::now();
+    for (;;) {
+        if (waitpid(pid, &end.wait_status, WNOHANG) == pid) break;
+        if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > timeout_s) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &end.wait_status, 0);
+            end.timed_out = true;
+            break;
+        }
+        try {
+            if (poll) poll();
+        } catch (...) {  // the caller's callback failed: the launch process must not outlive the wait
+            kill(pid, SIGKILL);
+            waitpid(pid, &end.wait_status, 0);
+            throw;
+        }
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+    return end;
+}
+
+// printf output and warnings, whatever happened.
+void collect_log(const SharedStatus& status, EmulatedLaunchResult& result) {
+    const size_t used = std::min(status.log_used.load(), kLogBytes);
+    std::string log(status.log, used);
+    size_t begin = 0;
+    while (begin < log.size()) {
+        const size_t end = log.find('\n', begin);
+        if (end == std::string::npos) break;
+        result.printf_lines.push_back(log.substr(begin, end - begin));
+        begin = end + 1;
+    }
+    result.printf_dropped = status.log_dropped.load();
+    for (int i = 0; i < std::min(status.warning_count.load(), kWarningSlots); ++i) result.warnings.push_back(bounded(status.warnings[i]));
+    if (status.warning_count.load() > kWarningSlots)
+        result.warnings.push_back("... and " + std::to_string(status.warning_count.load() - kWarningSlots) + " more warnings");
+}
+
+// The launch process ended without saying why.
+void explain_silent_end(int wait_status, const std::string& code, EmulatedLaunchResult& result) {
+    result.error_code = code;
+    if (WIFSIGNALED(wait_status))
+        result.error = std::string("The emulated launch process ended by signal ") + strsignal(WTERMSIG(wait_status)) + ".";
+    else
+        result.error = "The emulated launch process ended without a result (exit " + std::to_string(WEXITSTATUS(wait_status)) + ").";
+}
+
+// "aborted (assertion `n > 0` failed at emu/ref.cu:12)": the file and line, for the editor.
+void read_failed_at(const std::string& failure, EmulatedLaunchResult& result) {
+    const size_t at = failure.rfind(" failed at ");
+    const size_t colon = failure.rfind(':');
+    if (at == std::string::npos || colon == std::string::npos || colon < at) return;
+    result.file = failure.substr(at + 11, colon - at - 11);
+    result.line = std::atoi(failure.c_str() + colon + 1);
+}
+
 }  // namespace
 
 int default_emulation_workers() {
@@ -355,13 +509,7 @@ EmulatedLaunchResult run_emulated_launch(const EmulatedLaunchRequest& request) {
     EmulatedLaunchResult result;
     const int workers = request.workers > 0 ? request.workers : default_emulation_workers();
     result.workers = workers;
-    void* mapping = mmap(nullptr, sizeof(SharedStatus), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (mapping == MAP_FAILED) throw std::bad_alloc();
-    auto* status = new (mapping) SharedStatus();
-    struct Unmap {
-        void* p;
-        ~Unmap() { munmap(p, sizeof(SharedStatus)); }
-    } unmap{mapping};
+    StatusMapping status;
     // Each worker's dynamic shared memory, guarded at its end like the buffers; made here so that the
     // addresses are known for fault messages.
     std::vector<GuardedBuffer> smem;
@@ -372,50 +520,13 @@ EmulatedLaunchResult run_emulated_launch(const EmulatedLaunchRequest& request) {
             labels.push_back({"dynamic shared memory", "byte", 1, reinterpret_cast<uintptr_t>(smem.back().data()), request.dynamic_smem,
                               smem.back().mapping_begin(), smem.back().mapping_end()});
         }
-    EmulatedLaunchRequest labelled = request;
-    labelled.buffers = labels;
 
     // Thorough mode: the sanitizers' reports land in this memory file.
     UniqueFd report(request.thorough ? memfd_create("kplay-sanitizer-report", MFD_CLOEXEC) : -1);
+    const ChildEnd end = run_forked(status.get(), request.timeout_s, [&] { launch_process(request, smem, workers, report.get()); });
+    collect_log(*status, result);
 
-    std::fflush(nullptr);
-    const pid_t pid = fork();
-    if (pid < 0) throw std::runtime_error("fork failed for the emulated launch");
-    if (pid == 0) {
-        g_status = status;
-        launch_process(request, smem, workers, report.get());
-    }
-    const auto start = std::chrono::steady_clock::now();
-    int wait_status = 0;
-    bool timed_out = false;
-    for (;;) {
-        const pid_t done = waitpid(pid, &wait_status, WNOHANG);
-        if (done == pid) break;
-        if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > request.timeout_s) {
-            kill(pid, SIGKILL);
-            waitpid(pid, &wait_status, 0);
-            timed_out = true;
-            break;
-        }
-        std::this_thread::sleep_for(std::chrono::microseconds(200));
-    }
-
-    // printf output and warnings, whatever happened.
-    const size_t used = std::min(status->log_used.load(), kLogBytes);
-    std::string log(status->log, used);
-    size_t begin = 0;
-    while (begin < log.size()) {
-        const size_t end = log.find('\n', begin);
-        if (end == std::string::npos) break;
-        result.printf_lines.push_back(log.substr(begin, end - begin));
-        begin = end + 1;
-    }
-    result.printf_dropped = status->log_dropped.load();
-    for (int i = 0; i < std::min(status->warning_count.load(), kWarningSlots); ++i) result.warnings.emplace_back(status->warnings[i]);
-    if (status->warning_count.load() > kWarningSlots)
-        result.warnings.push_back("... and " + std::to_string(status->warning_count.load() - kWarningSlots) + " more warnings");
-
-    if (timed_out) {
+    if (end.timed_out) {
         result.error_code = "KPLAY_TIMEOUT";
         char text[160];
         std::snprintf(text, sizeof text, "Kernel did not finish within %.0f s on the emulated device and was stopped: an endless loop?",
@@ -423,12 +534,12 @@ EmulatedLaunchResult run_emulated_launch(const EmulatedLaunchRequest& request) {
         result.error = text;
         return result;
     }
-    if (WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == 0 && status->finished.load()) {
+    if (WIFEXITED(end.wait_status) && WEXITSTATUS(end.wait_status) == 0 && status->finished.load()) {
         result.ok = true;
         result.kernel_ms = status->kernel_ms;
         return result;
     }
-    std::string kind = status->kind;
+    std::string kind = bounded(status->kind);
     if (kind.empty() && request.thorough) kind = "sanitizer";  // a report without the thread (the callback did not run)
     if (kind == "sanitizer") {
         std::string text(1 << 16, '\0');
@@ -437,22 +548,60 @@ EmulatedLaunchResult run_emulated_launch(const EmulatedLaunchRequest& request) {
         result.error_code = "KPLAY_SANITIZER";
         result.error = explain_sanitizer_report(*status, text, result);
     } else if (kind == "fault" || kind == "sandbox") {
-        result.error = explain_fault(labelled, *status, result);
+        result.error = explain_fault({who_ran(*status), true}, request.shared_object, labels, *status, result);
     } else if (!kind.empty()) {
-        result.error = status->message;
-        result.file = status->file;
+        result.error = bounded(status->message);
+        result.file = bounded(status->file);
         result.line = status->line;
         result.error_code = kind == "deadlock" ? "KPLAY_DEADLOCK"
                             : kind == "assert" ? "CUDA_ERROR_ASSERT"
                             : kind == "trap"   ? "CUDA_ERROR_LAUNCH_FAILED"
                                                : "KPLAY_EMULATION_FAILED";
         if (kind == "deadlock") result.error = "Deadlock: " + result.error;
-    } else if (WIFSIGNALED(wait_status)) {
-        result.error_code = "KPLAY_EMULATION_FAILED";
-        result.error = std::string("The emulated launch process ended by signal ") + strsignal(WTERMSIG(wait_status)) + ".";
     } else {
-        result.error_code = "KPLAY_EMULATION_FAILED";
-        result.error = "The emulated launch process ended without a result (exit " + std::to_string(WEXITSTATUS(wait_status)) + ").";
+        explain_silent_end(end.wait_status, "KPLAY_EMULATION_FAILED", result);
+    }
+    return result;
+}
+
+EmulatedLaunchResult run_emulated_call(const EmulatedCallRequest& request) {
+    EmulatedLaunchResult result;
+    result.workers = 1;
+    StatusMapping status;
+    double reported = 0;
+    auto poll = [&] {
+        double now = 0;
+        __atomic_load(&status->progress, &now, __ATOMIC_RELAXED);
+        if (request.progress && now >= 0 && now <= 1 && now != reported) request.progress(reported = now);
+    };
+    const ChildEnd end = run_forked(status.get(), request.timeout_s, [&] { call_process(request); }, poll);
+    poll();  // the last value it reported
+
+    if (end.timed_out) {
+        result.error_code = "KPLAY_TIMEOUT";
+        char text[160];
+        std::snprintf(text, sizeof text, "The host reference did not finish within %g s and was stopped: an endless loop?", request.timeout_s);
+        result.error = text;
+        return result;
+    }
+    if (WIFEXITED(end.wait_status) && WEXITSTATUS(end.wait_status) == 0 && status->finished.load()) {
+        result.ok = true;
+        result.kernel_ms = status->kernel_ms;
+        return result;
+    }
+    const std::string kind = bounded(status->kind);
+    if (kind == "fault" || kind == "sandbox") {
+        result.error = explain_fault({request.who, false}, request.shared_object, request.buffers, *status, result);
+    } else if (kind == "abort") {
+        result.error_code = "KPLAY_REFERENCE_FAILED";
+        const std::string failure = bounded(status->failure);
+        result.error = request.who + " " + (failure.empty() ? "aborted (abort() was called)" : failure);
+        read_failed_at(failure, result);
+    } else if (!kind.empty()) {
+        result.error_code = "KPLAY_REFERENCE_FAILED";
+        result.error = bounded(status->message);
+    } else {
+        explain_silent_end(end.wait_status, "KPLAY_REFERENCE_FAILED", result);
     }
     return result;
 }

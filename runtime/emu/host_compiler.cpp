@@ -55,38 +55,70 @@ const HostCompiler& host_compiler() {
 }
 
 HostBuildResult build_with_host_compiler(const HostBuildRequest& request) {
-    HostBuildResult result;
-    const HostCompiler& compiler = host_compiler();
-    if (compiler.path.empty()) throw InputError(compiler.problem);
+    HostCompileJob job;
+    job.text = request.source.text;
+    job.source_path = request.source_path;
+    job.flags = base_flags();
+    if (request.sanitize) job.flags.insert(job.flags.end(), sanitizer_build_flags().begin(), sanitizer_build_flags().end());
+    for (const auto& [name, value] : request.defines) job.flags.push_back("-D" + name + (value.empty() ? "" : "=" + value));
+    job.include_dirs = {request.emu_include_dir.string()};
+    job.include_dirs.insert(job.include_dirs.end(), request.include_dirs.begin(), request.include_dirs.end());
+    job.preludes = {request.emu_include_dir / "kplay_emu_prelude.h"};
+    job.cache_dir = request.cache_dir;
+    return compile_host_shared_object(job);
+}
 
-    std::vector<std::string> include_dirs{request.emu_include_dir.string()};
-    include_dirs.insert(include_dirs.end(), request.include_dirs.begin(), request.include_dirs.end());
-    std::vector<std::string> args = base_flags();
-    if (request.sanitize) args.insert(args.end(), sanitizer_build_flags().begin(), sanitizer_build_flags().end());
-    for (const auto& [name, value] : request.defines) args.push_back("-D" + name + (value.empty() ? "" : "=" + value));
-    const fs::path source_dir = fs::path(request.source_path).parent_path();
+namespace {
+
+// The arguments of one compile, without the compiler, the input and the output.
+std::vector<std::string> compile_arguments(const HostCompileJob& job) {
+    std::vector<std::string> args = job.flags;
+    const fs::path source_dir = fs::path(job.source_path).parent_path();
     if (!source_dir.empty()) args.push_back("-iquote" + source_dir.string());
-    for (const auto& dir : include_dirs) args.push_back("-I" + dir);
-    args.push_back("-include");
-    args.push_back((request.emu_include_dir / "kplay_emu_prelude.h").string());
+    for (const auto& dir : job.include_dirs) args.push_back("-I" + dir);
+    for (const auto& prelude : job.preludes) {
+        args.push_back("-include");
+        args.push_back(prelude.string());
+    }
+    return args;
+}
 
-    // Key: everything that changes the object.
+// The headers whose contents change the object: the preludes, and what they and the text include.
+std::vector<fs::path> headers_of(const HostCompileJob& job) {
+    std::vector<fs::path> search(job.include_dirs.begin(), job.include_dirs.end());
+    std::vector<fs::path> headers = find_included_files(job.text, fs::path(job.source_path).parent_path(), search);
+    for (const auto& prelude : job.preludes) {
+        std::string content;
+        read_whole_file(prelude, content);
+        headers.push_back(prelude);
+        for (auto& header : find_included_files(content, prelude.parent_path(), search)) headers.push_back(std::move(header));
+    }
+    return headers;
+}
+
+std::string cache_key(const HostCompileJob& job, const std::vector<std::string>& args) {
+    const HostCompiler& compiler = host_compiler();
     ContentHasher key;
-    key.add(request.source.text).add(compiler.path).add(compiler.version);
+    key.add(job.text).add(compiler.path).add(compiler.version);
     for (const auto& arg : args) key.add(arg);
-    std::vector<fs::path> search;
-    for (const auto& dir : include_dirs) search.emplace_back(dir);
-    std::vector<fs::path> headers = find_included_files(request.source.text, source_dir, search);
-    headers.push_back(request.emu_include_dir / "kplay_emu_prelude.h");
-    headers.push_back(request.emu_include_dir / "kplay_emu_abi.h");
-    for (const auto& header : headers) {
+    for (const auto& header : headers_of(job)) {
         std::string content;
         read_whole_file(header, content);
         key.add(header.string()).add(content);
     }
-    const std::string hex = key.hex();
+    return key.hex();
+}
 
-    fs::path dir = request.cache_dir.empty() ? fs::temp_directory_path() / ("kplay-emu-" + std::to_string(getuid())) : request.cache_dir / "emu";
+}  // namespace
+
+HostBuildResult compile_host_shared_object(const HostCompileJob& job) {
+    HostBuildResult result;
+    const HostCompiler& compiler = host_compiler();
+    if (compiler.path.empty()) throw InputError(compiler.problem);
+    std::vector<std::string> args = compile_arguments(job);
+    const std::string hex = cache_key(job, args);
+
+    fs::path dir = job.cache_dir.empty() ? fs::temp_directory_path() / ("kplay-emu-" + std::to_string(getuid())) : job.cache_dir / "emu";
     std::error_code error;
     fs::create_directories(dir, error);
     result.shared_object = dir / (hex + ".so");
@@ -100,8 +132,8 @@ HostBuildResult build_with_host_compiler(const HostBuildRequest& request) {
     const std::string unique = std::to_string(getpid()) + "-" + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
     const fs::path source_file = dir / (hex + "." + unique + ".cu");
     const fs::path temp_object = dir / (hex + "." + unique + ".so.tmp");
-    if (!write_file_atomically(source_file, request.source.text))
-        throw InputError("Cannot write the emulated kernel's source to " + source_file.string() + ".");
+    if (!write_file_atomically(source_file, job.text))
+        throw InputError("Cannot write the source of " + job.what + " to " + source_file.string() + ".");
     args.push_back(source_file.string());
     args.push_back("-o");
     args.push_back(temp_object.string());
@@ -115,7 +147,7 @@ HostBuildResult build_with_host_compiler(const HostBuildRequest& request) {
         return result;
     }
     fs::rename(temp_object, result.shared_object, error);
-    if (error) throw InputError("Cannot store the emulated kernel in " + dir.string() + ": " + error.message());
+    if (error) throw InputError("Cannot store " + job.what + " in " + dir.string() + ": " + error.message());
     result.ok = true;
     return result;
 }

@@ -45,4 +45,19 @@ struct HostBuildResult {
 
 HostBuildResult build_with_host_compiler(const HostBuildRequest& request);
 
+// One host compile into a shared object, what emulated kernels and host references both build through.
+// Cached on disk by everything that changes the object: the text, the flags, the preludes and every
+// header reachable from them or from the text, and the compiler's identity.
+struct HostCompileJob {
+    std::string text;                             // the source as the compiler gets it
+    std::string source_path;                      // the user's file: its folder is searched for quoted includes
+    std::vector<std::string> flags;               // language, code generation, link flags and -D defines
+    std::vector<std::string> include_dirs;        // -I, in order
+    std::vector<std::filesystem::path> preludes;  // -include, in order
+    std::filesystem::path cache_dir;              // empty: a temporary folder
+    std::string what = "the emulated kernel";     // for messages: "Cannot store the emulated kernel in ..."
+};
+
+HostBuildResult compile_host_shared_object(const HostCompileJob& job);
+
 }  // namespace kplay

@@ -3,7 +3,8 @@
 // An emulated kernel is host code, so `extern "C" int system(const char*);` would reach libc. Before
 // loading, kplay reads the object's dynamic symbol table and refuses any undefined symbol outside a
 // short allowlist (memory copies, thread-local storage, pure libm functions), naming the symbol. It also
-// refuses load-time constructors, which would run before the sandbox is in place.
+// refuses code the loader runs by itself (constructors, _init and _fini, ifunc resolvers), which would
+// run before the sandbox is in place, or in kplay's own process when it reads the parameter table.
 #pragma once
 
 #include <filesystem>
@@ -14,6 +15,8 @@ namespace kplay {
 
 struct SharedObjectSymbols {
     std::vector<std::string> undefined;
+    // Code the dynamic loader would run by itself, before the sandbox or at unload: constructors,
+    // destructors, _init/_fini, ifunc resolvers.
     bool has_constructors = false;
 };
 
@@ -25,5 +28,14 @@ bool symbol_allowed_for_kernels(const std::string& name);
 // Throws InputError naming every symbol outside the allowlist, or the constructors.
 // `sanitized`: a thorough build, which may also call into the sanitizer runtimes.
 void check_shared_object_is_confined(const std::filesystem::path& path, const std::string& source_name, bool sanitized = false);
+
+// A host reference is hosted C++: beyond the kernels' list, the C++ standard library's containers and
+// algorithms (allocation, exceptions, trees, lists, hashing, std::string), the pure helpers of
+// <cstdlib> and <cstring> they use, and all of libm. Never files, printing, threads, the clock,
+// environment or processes, and never __cxa_atexit: static objects with destructors run code at exit.
+bool symbol_allowed_for_references(const std::string& name);
+
+// Throws InputError naming the symbols outside that list, or the load-time code, like the kernels' check.
+void check_host_reference_is_confined(const std::filesystem::path& path, const std::string& source_name);
 
 }  // namespace kplay

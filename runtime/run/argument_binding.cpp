@@ -1,10 +1,13 @@
 // Argument evaluation, type choice from the declaration and size checks against the real layout.
 #include "run/argument_binding.hpp"
 
+#include <cctype>
+
 #include <cstring>
 #include <limits>
 
 #include "base/error.hpp"
+#include "base/text.hpp"
 
 namespace kplay {
 
@@ -20,7 +23,46 @@ void store(BoundArgument& argument, T value, const char* kind) {
     argument.kind = kind;
 }
 
+int find_buffer(const std::vector<BindableBuffer>& buffers, const std::string& name) {
+    for (size_t i = 0; i < buffers.size(); ++i)
+        if (buffers[i].name == name) return static_cast<int>(i);
+    return -1;
+}
+
+// The element size a scalar pointee type names, or 0 when it is not a plain scalar (float4, a struct,
+// a template parameter: a kernel may view a buffer through a wider type on purpose).
+size_t scalar_size(const std::string& type) {
+    std::string plain, text = type;
+    for (const char* qualifier : {"__restrict__", "__restrict", "volatile", "const", "*"}) {
+        for (size_t at = text.find(qualifier); at != std::string::npos; at = text.find(qualifier)) text.erase(at, std::string(qualifier).size());
+    }
+    for (char c : text)
+        if (!std::isspace(static_cast<unsigned char>(c))) plain += c;
+    if (plain == "float" || plain == "int" || plain == "unsigned" || plain == "unsignedint" || plain == "int32_t" || plain == "uint32_t")
+        return 4;
+    if (plain == "double" || plain == "longlong" || plain == "int64_t" || plain == "uint64_t" || plain == "unsignedlonglong") return 8;
+    if (plain == "char" || plain == "unsignedchar" || plain == "signedchar" || plain == "uint8_t" || plain == "int8_t" || plain == "uchar")
+        return 1;
+    if (plain == "__half" || plain == "half" || plain == "short" || plain == "unsignedshort" || plain == "uint16_t" || plain == "int16_t")
+        return 2;
+    return 0;
+}
+
+void check_pointee(const std::string& label, const KernelParam& param, const BindableBuffer& buffer) {
+    const size_t size = scalar_size(param.type);
+    if (size != 0 && size != element_size(buffer.type))
+        throw InputError(label + " points to '" + param.type + "' (" + std::to_string(size) + "-byte elements), but buffer '" +
+                         buffer.name + "' holds " + element_type_name(buffer.type) + " (" + std::to_string(element_size(buffer.type)) +
+                         " bytes each).");
+}
+
 }  // namespace
+
+std::vector<void*> argument_pointers(std::vector<BoundArgument>& arguments) {
+    std::vector<void*> pointers;
+    for (auto& argument : arguments) pointers.push_back(argument.storage);
+    return pointers;
+}
 
 NamedValues literal_arguments(const std::vector<std::string>& args, const std::map<std::string, std::string>& overrides,
                               const NamedValues& task_values) {
@@ -48,14 +90,12 @@ NamedValues literal_arguments(const std::vector<std::string>& args, const std::m
 }
 
 std::vector<BoundArgument> bind_arguments(const std::string& kernel_name, const std::vector<std::string>& args,
-                                          const NamedValues& names, const std::map<std::string, uint64_t>& buffers,
+                                          const NamedValues& names, const std::vector<BindableBuffer>& buffers,
                                           const std::vector<ParamLayout>& params, const KernelDecl* declaration) {
     if (args.size() != params.size())
         throw InputError("Kernel " + kernel_name + " takes " + std::to_string(params.size()) + " parameters but " +
                          std::to_string(args.size()) + " arguments are bound (args=" + [&] {
-                             std::string joined;
-                             for (const auto& a : args) joined += (joined.empty() ? "" : ",") + a;
-                             return joined;
+                             return join(args, ",");
                          }() + "). Fix the kplay annotation's args.");
     const bool declaration_matches = declaration && declaration->params.size() == params.size();
     std::vector<BoundArgument> bound(args.size());
@@ -69,23 +109,24 @@ std::vector<BoundArgument> bind_arguments(const std::string& kernel_name, const 
 
         const auto equals = args[i].find('=');
         const std::string expression = equals == std::string::npos ? args[i] : args[i].substr(0, equals);
-        if (auto buffer = buffers.find(expression); buffer != buffers.end()) {
+        if (const int index = find_buffer(buffers, expression); index >= 0) {
             if (size != sizeof(uint64_t))
                 throw InputError(label + " is " + std::to_string(size) + " bytes, but '" + expression +
                                  "' is a device pointer (8 bytes).");
             if (param && !param->is_pointer())
                 throw InputError(label + " is declared '" + param->type + "', but '" + expression + "' is a buffer pointer.");
-            store(argument, buffer->second, "pointer");
+            if (param) check_pointee(label, *param, buffers[index]);
+            store(argument, uint64_t{0}, "pointer");
+            argument.buffer = index;
             argument.value = expression;
             continue;
         }
-        if (param && param->is_pointer())
-            throw InputError(label + " is a pointer ('" + param->type + "'), but '" + args[i] +
-                             "' is a number. Buffers are: " + [&] {
-                                 std::string list;
-                                 for (const auto& [name, pointer] : buffers) list += (list.empty() ? "" : ", ") + name;
-                                 return list;
-                             }() + ".");
+        if (param && param->is_pointer()) {
+            std::vector<std::string> list;
+            for (const auto& buffer : buffers) list.push_back(buffer.name);
+            throw InputError(label + " is a pointer ('" + param->type + "'), but '" + args[i] + "' is a number. Buffers are: " +
+                             join(list) + ".");
+        }
         const int64_t value = evaluate_int_expr(expression, names);
         argument.value = std::to_string(value);
         const std::string type = param ? param->type : "";

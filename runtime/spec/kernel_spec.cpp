@@ -1,54 +1,217 @@
-// Annotation parsing and spec inference.
+// Annotation parsing, the task a file runs, and what can be inferred about its kernel.
 #include "spec/kernel_spec.hpp"
+#include "spec/task_sizes.hpp"
 
 #include <sstream>
 
 #include "base/error.hpp"
-#include "tasks/task_registry.hpp"
+#include "base/text.hpp"
+#include "spec/builtin_tasks.hpp"
+#include "spec/task_declaration.hpp"
 
 namespace kplay {
 
 namespace {
 
-const char* const kKnownKeys = "task, kernel, args, launch, block, grid, smem, defines, tol";
+const char* const kKnownKeys = "task, kernel, args, launch, block, grid, smem, defines, tol, requires";
 
-std::string trim(const std::string& text) {
-    const auto first = text.find_first_not_of(" \t\r");
-    if (first == std::string::npos) return {};
-    return text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
-}
-
-std::string base_name(const std::string& name_expression) {
-    return trim(name_expression.substr(0, name_expression.find('<')));
-}
+std::string base_name(const std::string& name_expression) { return trim(name_expression.substr(0, name_expression.find('<'))); }
 
 std::string list_kernels(const std::vector<KernelDecl>& kernels) {
-    std::string text;
+    std::vector<std::string> names;
     for (const auto& kernel : kernels)
-        text += (text.empty() ? "" : ", ") + kernel.name + (kernel.is_template ? "<...>" : "") + " (line " +
-                std::to_string(kernel.line) + ")";
-    return text;
+        names.push_back(kernel.name + (kernel.is_template ? "<...>" : "") + " (line " + std::to_string(kernel.line) + ")");
+    return join(names);
+}
+
+std::string param_list(const KernelDecl& decl) {
+    std::vector<std::string> names;
+    for (const auto& param : decl.params) names.push_back(param.name.empty() ? param.type : param.name);
+    return join(names);
+}
+
+// "const float *__restrict__" -> "float*": what a parameter holds, without qualifiers that do not
+// change how an argument is passed.
+std::string plain_type(std::string type) {
+    for (const char* qualifier : {"__restrict__", "__restrict", "restrict", "volatile", "const"}) {
+        for (size_t at = type.find(qualifier); at != std::string::npos; at = type.find(qualifier, at)) {
+            const size_t end = at + std::string(qualifier).size();
+            const bool word_start = at == 0 || !(std::isalnum(static_cast<unsigned char>(type[at - 1])) || type[at - 1] == '_');
+            const bool word_end = end >= type.size() || !(std::isalnum(static_cast<unsigned char>(type[end])) || type[end] == '_');
+            if (word_start && word_end) type.erase(at, end - at);
+            else at = end;
+        }
+    }
+    std::string compact;
+    for (char c : type)
+        if (!std::isspace(static_cast<unsigned char>(c))) compact += c;
+    return compact;
+}
+
+struct Settings {
+    bool has_kernel = false, has_args = false, has_launch = false, has_block = false;
+    std::string task_name;
+};
+
+Settings apply_annotation(const Annotation& annotation, const std::string& where, KernelSpec& spec) {
+    Settings settings;
+    const std::string at = where + ":" + std::to_string(annotation.line) + ": kplay annotation: ";
+    for (const auto& [key, value] : annotation.entries) {
+        if (value.empty()) throw InputError(at + "'" + key + "=' has no value");
+        if (key == "task") settings.task_name = value;
+        else if (key == "kernel") { spec.kernel = value; settings.has_kernel = true; }
+        else if (key == "args") { spec.args = split_list(value); settings.has_args = true; }
+        else if (key == "launch") {
+            if (value != "1d" && value != "2d") throw InputError(at + "launch must be 1d or 2d, not '" + value + "'");
+            spec.launch_dims = value == "1d" ? 1 : 2;
+            settings.has_launch = true;
+        } else if (key == "block") { spec.block = split_list(value); settings.has_block = true; }
+        else if (key == "grid") {
+            if (value != "auto") spec.grid = split_list(value);
+        } else if (key == "smem") { spec.smem = value; }
+        else if (key == "requires") { spec.requirement = value; }
+        else if (key == "defines") {
+            for (const auto& define : split_list(value)) {
+                const auto equals = define.find('=');
+                spec.defines.emplace_back(define.substr(0, equals), equals == std::string::npos ? "" : define.substr(equals + 1));
+            }
+        } else if (key == "tol") {
+            try { spec.tolerance = std::stod(value); }
+            catch (...) { throw InputError(at + "tol must be a number, not '" + value + "'"); }
+        } else {
+            throw InputError(at + "unknown key '" + key + "' (keys: " + kKnownKeys + ")");
+        }
+    }
+    if (spec.block.size() > 3 || spec.grid.size() > 3) throw InputError(at + "block and grid take at most 3 values (x,y,z)");
+    return settings;
+}
+
+// The task: the file's own declaration, else a built-in one named by task= or by the folder.
+TaskSpec choose_task(std::string_view source, const std::filesystem::path& path, const std::string& named, KernelSpec& spec) {
+    const std::string where = path.filename().string();
+    std::vector<std::string> notes;
+    std::optional<TaskSpec> declared = parse_task_declaration(source, path, &notes);
+    if (declared) {
+        if (const TaskSpec* builtin = find_builtin_task(named); builtin && !named.empty())
+            throw InputError(where + ": the file declares its own task (line " + std::to_string(declared->declaration_line) +
+                             ") but its annotation names the built-in task '" + builtin->name + "'; drop task=" + named +
+                             " or the kplay-buffer lines");
+        if (!named.empty()) declared->name = named;
+        for (auto& note : notes) spec.inferred.push_back(std::move(note));
+        return std::move(*declared);
+    }
+    if (!named.empty()) {
+        if (const TaskSpec* builtin = find_builtin_task(named)) return *builtin;
+        throw InputError(where + ": unknown task '" + named + "' (built in: " + builtin_task_names() +
+                         "). To declare your own, add kplay-sizes and kplay-buffer lines (README, \"Your own task\").");
+    }
+    const std::string folder = path.parent_path().filename().string();
+    if (const TaskSpec* builtin = find_builtin_task(folder)) {
+        spec.inferred.push_back("task from folder: " + folder);
+        return *builtin;
+    }
+    throw InputError(where + ": cannot tell the task. Put the file in a task folder (" + builtin_task_names() +
+                     "), add '// kplay: task=NAME', or declare the task in the file with kplay-sizes and kplay-buffer lines "
+                     "(README, \"Your own task\").");
+}
+
+void choose_kernel(const std::string& where, bool named, KernelSpec& spec) {
+    if (named) {
+        if (!spec.declaration())
+            throw InputError(where + ": no kernel named '" + base_name(spec.kernel) + "'. The file has: " +
+                             (spec.kernels.empty() ? std::string("no __global__ kernels") : list_kernels(spec.kernels)) + ".");
+        return;
+    }
+    if (spec.kernels.empty()) throw InputError(where + ": no __global__ kernel found in the file.");
+    if (spec.kernels.size() > 1)
+        throw InputError(where + ": the file has " + std::to_string(spec.kernels.size()) + " kernels: " + list_kernels(spec.kernels) +
+                         ". Say which with '// kplay: kernel=NAME'.");
+    if (spec.kernels.front().is_template)
+        throw InputError(where + ": kernel " + spec.kernels.front().name + " is a template; name an instance, e.g. '// kplay: kernel=" +
+                         spec.kernels.front().name + "<16>'.");
+    spec.kernel = spec.kernels.front().name;
+    spec.inferred.push_back("kernel: the only __global__ in the file");
+}
+
+// Arguments without `args`: a built-in task's canonical order for this many parameters, or, for a
+// declared task, each parameter bound to the buffer or size of its own name.
+void infer_arguments(const std::string& where, const Settings& settings, KernelSpec& spec) {
+    const KernelDecl* decl = spec.declaration();
+    const size_t count = decl ? decl->params.size() : 0;
+    const TaskSpec& task = spec.task;
+    const CanonicalBinding* canonical = nullptr;
+    for (const auto& binding : task.canonical)
+        if (binding.params == count) canonical = &binding;
+    if (!settings.has_launch) {
+        spec.launch_dims = canonical ? canonical->launch_dims : 1;
+        spec.inferred.push_back("launch: " + std::to_string(spec.launch_dims) + "d");
+    }
+    if (settings.has_args) return;
+    if (canonical) {
+        spec.args = canonical->args;
+    } else if (!task.builtin && decl) {
+        const NamedValues sizes = size_values(task, task.sizes.gpu_default);
+        for (const auto& param : decl->params) {
+            if (!task.find_buffer(param.name) && !sizes.count(param.name)) {
+                std::vector<std::string> buffers;
+                for (const auto& buffer : task.buffers) buffers.push_back(buffer.name);
+                std::vector<std::string> names;
+                for (const auto& [name, value] : sizes) names.push_back(name);
+                throw InputError(where + ": cannot infer the arguments of " + spec.kernel + ": its parameter '" + param.name +
+                                 "' is neither a buffer (" + join(buffers) + ") nor a size (" + join(names) +
+                                 "). Name the parameters after them, or add '// kplay: args=...'.");
+            }
+            spec.args.push_back(param.name);
+        }
+    } else {
+        std::vector<std::string> names;
+        for (const auto& buffer : task.buffers) names.push_back(buffer.name);
+        for (const auto& [name, value] : size_values(task, task.sizes.gpu_default)) names.push_back(name);
+        throw InputError(where + ": cannot infer the arguments of " + spec.kernel + " (" + std::to_string(count) +
+                         " parameters) for task " + task.name + ". Add '// kplay: args=...' using " + join(names, ",") +
+                         " and literals like tw=16.");
+    }
+    spec.inferred.push_back("args: " + join(spec.args, ","));
+}
+
+// A host reference must exist under #ifdef KPLAY_REFERENCE and take what the kernel takes: it is
+// called with the kernel's arguments.
+void check_host_reference(std::string_view source, const std::string& where, KernelSpec& spec) {
+    const ReferenceSpec& reference = spec.task.reference;
+    if (reference.kind != ReferenceKind::host) return;
+    const std::string& name = reference.function;
+    const std::optional<KernelDecl> function = find_function(source, name);
+    if (!function)
+        throw InputError(where + ": no reference for task " + spec.task.name + ": kplay checks the kernel against it. Add a host function " +
+                         "`void " + name + "(...)` taking the kernel's arguments, under `#ifdef KPLAY_REFERENCE` (NVRTC skips it), or " +
+                         "name a trusted kernel with '// kplay-task: reference=FILE.cu:KERNEL'.");
+    const std::vector<bool> guarded = lines_defining(source, "KPLAY_REFERENCE");
+    if (function->line >= static_cast<int>(guarded.size()) || !guarded[function->line])
+        throw InputError(where + ":" + std::to_string(function->line) + ": " + name +
+                         " is not under `#ifdef KPLAY_REFERENCE`, so NVRTC would compile it too; wrap it in #ifdef KPLAY_REFERENCE ... #endif.");
+    spec.reference_function = function;
+    const KernelDecl* kernel = spec.declaration();
+    if (!kernel) return;
+    const std::string at = where + ":" + std::to_string(function->line) + ": the reference " + name;
+    if (function->params.size() != kernel->params.size())
+        throw InputError(at + " takes " + std::to_string(function->params.size()) + " parameters, but kernel " + kernel->name + " takes " +
+                         std::to_string(kernel->params.size()) + " (" + param_list(*kernel) +
+                         "): the reference is called with the kernel's arguments.");
+    for (size_t i = 0; i < kernel->params.size(); ++i) {
+        const KernelParam& want = kernel->params[i];
+        const KernelParam& got = function->params[i];
+        const std::string which = "parameter " + std::to_string(i + 1) + " ('" + trim(got.type + " " + got.name) + "')";
+        const std::string theirs = "the kernel's ('" + trim(want.type + " " + want.name) + "')";
+        if (got.is_pointer() != want.is_pointer())
+            throw InputError(at + ": " + which + (got.is_pointer() ? " is a pointer" : " is a value") + ", but " + theirs +
+                             (want.is_pointer() ? " is a pointer." : " is a value."));
+        if (!kernel->is_template && plain_type(got.type) != plain_type(want.type))
+            throw InputError(at + ": " + which + " has type '" + plain_type(got.type) + "', but " + theirs + " has '" +
+                             plain_type(want.type) + "'.");
+    }
 }
 
 }  // namespace
-
-std::vector<std::string> split_list(const std::string& text, char separator) {
-    std::vector<std::string> parts;
-    std::string part;
-    int depth = 0;  // keep commas inside (...) or <...> together: "cdiv(n,256)", "k<16,2>"
-    for (char c : text) {
-        if (c == '(' || c == '<') ++depth;
-        if (c == ')' || c == '>') --depth;
-        if (c == separator && depth <= 0) {
-            if (!trim(part).empty()) parts.push_back(trim(part));
-            part.clear();
-        } else {
-            part += c;
-        }
-    }
-    if (!trim(part).empty()) parts.push_back(trim(part));
-    return parts;
-}
 
 const KernelDecl* KernelSpec::declaration() const {
     const std::string base = base_name(kernel);
@@ -82,8 +245,8 @@ std::optional<Annotation> find_annotation(std::string_view source) {
             } else if (!annotation.entries.empty()) {
                 annotation.entries.back().second += token;
             } else {
-                throw InputError("kplay annotation at line " + std::to_string(number) + ": expected key=value, got '" +
-                                 token + "' (keys: " + kKnownKeys + ")");
+                throw InputError("kplay annotation at line " + std::to_string(number) + ": expected key=value, got '" + token +
+                                 "' (keys: " + kKnownKeys + ")");
             }
         }
         return annotation;
@@ -91,98 +254,34 @@ std::optional<Annotation> find_annotation(std::string_view source) {
     return std::nullopt;
 }
 
-KernelSpec resolve_kernel_spec(std::string_view source, const std::filesystem::path& path) {
+namespace {
+
+KernelSpec resolve(std::string_view source, const std::filesystem::path& path, const TaskSpec* fixed_task) {
     KernelSpec spec;
     spec.kernels = find_kernels(source);
     const std::string where = path.filename().string();
-    bool has_task = false, has_kernel = false, has_args = false, has_launch = false, has_block = false;
-
+    Settings settings;
     if (const auto annotation = find_annotation(source)) {
         spec.annotation_line = annotation->line;
-        const std::string at = where + ":" + std::to_string(annotation->line) + ": kplay annotation: ";
-        for (const auto& [key, value] : annotation->entries) {
-            if (value.empty()) throw InputError(at + "'" + key + "=' has no value");
-            if (key == "task") { spec.task = value; has_task = true; }
-            else if (key == "kernel") { spec.kernel = value; has_kernel = true; }
-            else if (key == "args") { spec.args = split_list(value); has_args = true; }
-            else if (key == "launch") {
-                if (value != "1d" && value != "2d") throw InputError(at + "launch must be 1d or 2d, not '" + value + "'");
-                spec.launch_dims = value == "1d" ? 1 : 2;
-                has_launch = true;
-            } else if (key == "block") { spec.block = split_list(value); has_block = true; }
-            else if (key == "grid") {
-                if (value != "auto") spec.grid = split_list(value);
-            } else if (key == "smem") { spec.smem = value; }
-            else if (key == "defines") {
-                for (const auto& define : split_list(value)) {
-                    const auto equals = define.find('=');
-                    spec.defines.emplace_back(define.substr(0, equals),
-                                              equals == std::string::npos ? "" : define.substr(equals + 1));
-                }
-            } else if (key == "tol") {
-                try { spec.tolerance = std::stod(value); }
-                catch (...) { throw InputError(at + "tol must be a number, not '" + value + "'"); }
-            } else {
-                throw InputError(at + "unknown key '" + key + "' (keys: " + kKnownKeys + ")");
-            }
-        }
-        if (spec.block.size() > 3 || spec.grid.size() > 3)
-            throw InputError(at + "block and grid take at most 3 values (x,y,z)");
+        settings = apply_annotation(*annotation, where, spec);
     }
-
-    if (!has_task) {
-        const std::string folder = path.parent_path().filename().string();
-        if (!find_task(folder)) {
-            throw InputError(where + ": cannot tell the task. Put the file in a task folder (" + task_names() +
-                             ") or add '// kplay: task=NAME'.");
-        }
-        spec.task = folder;
-        spec.inferred.push_back("task from folder: " + folder);
+    spec.task = fixed_task ? *fixed_task : choose_task(source, path, settings.task_name, spec);
+    choose_kernel(where, settings.has_kernel, spec);
+    infer_arguments(where, settings, spec);
+    if (!settings.has_block) {
+        spec.block = spec.launch_dims == 2 ? std::vector<std::string>{"16", "16"} : std::vector<std::string>{"256"};
+        spec.inferred.push_back("block: " + join(spec.block, ","));
     }
-    const Task* task = find_task(spec.task);
-    if (!task) throw InputError(where + ": unknown task '" + spec.task + "' (known: " + task_names() + ")");
-
-    if (!has_kernel) {
-        if (spec.kernels.empty()) throw InputError(where + ": no __global__ kernel found in the file.");
-        if (spec.kernels.size() > 1)
-            throw InputError(where + ": the file has " + std::to_string(spec.kernels.size()) +
-                             " kernels: " + list_kernels(spec.kernels) + ". Say which with '// kplay: kernel=NAME'.");
-        if (spec.kernels.front().is_template)
-            throw InputError(where + ": kernel " + spec.kernels.front().name +
-                             " is a template; name an instance, e.g. '// kplay: kernel=" + spec.kernels.front().name + "<16>'.");
-        spec.kernel = spec.kernels.front().name;
-        spec.inferred.push_back("kernel: the only __global__ in the file");
-    } else if (!spec.declaration()) {
-        throw InputError(where + ": no kernel named '" + base_name(spec.kernel) + "'. The file has: " +
-                         (spec.kernels.empty() ? std::string("no __global__ kernels") : list_kernels(spec.kernels)) + ".");
-    }
-
-    const KernelDecl* decl = spec.declaration();
-    const size_t param_count = decl ? decl->params.size() : 0;
-    if (!has_launch) {
-        spec.launch_dims = task->default_launch_dims(param_count);
-        spec.inferred.push_back("launch: " + std::to_string(spec.launch_dims) + "d");
-    }
-    if (!has_args) {
-        spec.args = task->canonical_args(param_count);
-        if (spec.args.empty()) {
-            std::string names;
-            for (const auto& name : task->value_names()) names += (names.empty() ? "" : ",") + name;
-            throw InputError(where + ": cannot infer the arguments of " + spec.kernel + " (" + std::to_string(param_count) +
-                             " parameters) for task " + spec.task + ". Add '// kplay: args=...' using " + names +
-                             " and literals like tw=16.");
-        }
-        std::string joined;
-        for (const auto& arg : spec.args) joined += (joined.empty() ? "" : ",") + arg;
-        spec.inferred.push_back("args: " + joined);
-    }
-    if (!has_block) {
-        spec.block = task->default_block(spec.launch_dims);
-        std::string joined;
-        for (const auto& b : spec.block) joined += (joined.empty() ? "" : ",") + b;
-        spec.inferred.push_back("block: " + joined);
-    }
+    if (!fixed_task) check_host_reference(source, where, spec);
     return spec;
+}
+
+}  // namespace
+
+KernelSpec resolve_kernel_spec(std::string_view source, const std::filesystem::path& path) { return resolve(source, path, nullptr); }
+
+KernelSpec resolve_kernel_spec_for_task(std::string_view source, const std::filesystem::path& path, const TaskSpec& task) {
+    return resolve(source, path, &task);
 }
 
 }  // namespace kplay

@@ -1,9 +1,11 @@
-// The kernel spec: which task, kernel, arguments and launch shape a file asks for.
+// The kernel spec: which task a file runs, and which kernel, arguments and launch shape it asks for.
 //
 // It comes from the file's one-line annotation,
 //     // kplay: task=matmul kernel=matmul_k<16> args=a,b,c,M,N,K launch=2d block=16,16
-// or, where the annotation is absent or partial, from what is unambiguous: the task from the folder,
-// the kernel from a single __global__, the arguments from the task's canonical order.
+// together with the task: a built-in one (task=NAME or the file's folder), or the one the file
+// declares itself (task_declaration.hpp). Where the annotation is absent or partial, what is
+// unambiguous is inferred: the kernel from a single __global__, the arguments from the task's
+// canonical order (built-in tasks) or from the kernel's parameter names (declared tasks).
 #pragma once
 
 #include <filesystem>
@@ -13,13 +15,12 @@
 #include <vector>
 
 #include "spec/source_scan.hpp"
+#include "spec/task_spec.hpp"
 
 namespace kplay {
 
-class Task;
-
 struct KernelSpec {
-    std::string task;
+    TaskSpec task;
     std::string kernel;                 // a name expression: "matmul_k", "matmul_k<16>"
     std::vector<std::string> args;      // value names, integer expressions, or name=expression literals
     int launch_dims = 1;                // 1d or 2d auto grid
@@ -27,10 +28,12 @@ struct KernelSpec {
     std::vector<std::string> grid;      // empty: auto, cdiv(extent, block) per dimension
     std::string smem;                   // dynamic shared memory bytes, an integer expression; empty = 0
     std::vector<std::pair<std::string, std::string>> defines;  // -D NAME=VALUE
-    std::optional<double> tolerance;    // overrides the task's default check tolerance
+    std::optional<double> tolerance;    // replaces the leading tolerance of every output's check
+    std::string requirement;               // an integer expression over the sizes that must hold: "n%4==0 && n>=256"
     int annotation_line = 0;            // 0 when the file has no annotation
     std::vector<std::string> inferred;  // what was filled in without the annotation, for the user
     std::vector<KernelDecl> kernels;    // every kernel found in the file
+    std::optional<KernelDecl> reference_function;  // a host reference's declaration, as found in the file
     const KernelDecl* declaration() const;  // this spec's kernel among `kernels`
 };
 
@@ -41,10 +44,13 @@ struct Annotation {
 };
 std::optional<Annotation> find_annotation(std::string_view source);
 
-// Builds the spec. Throws InputError with an exact message when something cannot be inferred.
+// Builds the spec. Throws InputError with an exact message when something cannot be inferred, the
+// task is unknown or declared wrongly, or a host reference is missing or takes other parameters than
+// the kernel.
 KernelSpec resolve_kernel_spec(std::string_view source, const std::filesystem::path& path);
 
-// "a,b,c" -> {"a","b","c"}; empty parts dropped.
-std::vector<std::string> split_list(const std::string& text, char separator = ',');
+// The spec of a kernel that runs `task` whatever the file says of tasks (a trusted reference kernel
+// serving another file's task): its annotation and kernels only.
+KernelSpec resolve_kernel_spec_for_task(std::string_view source, const std::filesystem::path& path, const TaskSpec& task);
 
 }  // namespace kplay

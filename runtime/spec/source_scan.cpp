@@ -1,12 +1,14 @@
 // Lightweight lexical scanning of CUDA C++ source: enough to find kernels and includes, not a parser.
 #include "spec/source_scan.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <regex>
 #include <set>
 #include <sstream>
 
 #include "base/error.hpp"
+#include "base/text.hpp"
 
 namespace kplay {
 
@@ -66,13 +68,6 @@ std::string blank_comments_and_strings(std::string_view source) {
 
 namespace {
 
-std::string trim(std::string_view text) {
-    const auto first = text.find_first_not_of(" \t\r\n");
-    if (first == std::string_view::npos) return {};
-    const auto last = text.find_last_not_of(" \t\r\n");
-    return std::string(text.substr(first, last - first + 1));
-}
-
 std::string collapse_spaces(const std::string& text) {
     std::string out;
     bool space = false;
@@ -109,6 +104,39 @@ KernelParam split_param(const std::string& text) {
         param.name = last_word;
     }
     return param;
+}
+
+// A parameter list's text -> parameters, split at top-level commas (Foo<a,b> keeps its comma).
+std::vector<KernelParam> split_params(const std::string& params) {
+    std::vector<KernelParam> result;
+    int nesting = 0;
+    std::string current;
+    for (char c : params) {
+        if (c == '<' || c == '(' || c == '[') ++nesting;
+        if (c == '>' || c == ')' || c == ']') --nesting;
+        if (c == ',' && nesting == 0) {
+            result.push_back(split_param(current));
+            current.clear();
+        } else {
+            current += c;
+        }
+    }
+    if (!trim(current).empty() && trim(current) != "void") result.push_back(split_param(current));
+    return result;
+}
+
+// The offset of the parenthesis matching the one at `open`, or npos.
+size_t matching_paren(const std::string& code, size_t open) {
+    int depth = 0;
+    for (size_t at = open; at < code.size(); ++at) {
+        if (code[at] == '(') ++depth;
+        else if (code[at] == ')' && --depth == 0) return at;
+    }
+    return std::string::npos;
+}
+
+int line_at(const std::string& code, size_t offset) {
+    return 1 + static_cast<int>(std::count(code.begin(), code.begin() + static_cast<long>(offset), '\n'));
 }
 
 }  // namespace
@@ -165,21 +193,7 @@ std::vector<KernelDecl> find_kernels(std::string_view source) {
         kernel.is_extern_c = raw_prefix.find("extern \"C\"") != std::string::npos ||
                              std::regex_search(std::string(source.substr(0, keyword)),
                                                std::regex(R"(extern\s+"C"\s*\{[^}]*$)"));
-        // Split parameters at top-level commas (templates like Foo<a,b> keep their commas).
-        const std::string params = code.substr(open + 1, close - open - 1);
-        int nesting = 0;
-        std::string current;
-        for (char c : params) {
-            if (c == '<' || c == '(' || c == '[') ++nesting;
-            if (c == '>' || c == ')' || c == ']') --nesting;
-            if (c == ',' && nesting == 0) {
-                kernel.params.push_back(split_param(current));
-                current.clear();
-            } else {
-                current += c;
-            }
-        }
-        if (!trim(current).empty() && trim(current) != "void") kernel.params.push_back(split_param(current));
+        kernel.params = split_params(code.substr(open + 1, close - open - 1));
         if (seen.insert(kernel.name).second) kernels.push_back(std::move(kernel));
         at = close;
     }
@@ -223,6 +237,61 @@ std::vector<fs::path> find_included_files(std::string_view source, const fs::pat
         }
     }
     return found;
+}
+
+std::optional<KernelDecl> find_function(std::string_view source, std::string_view name) {
+    const std::string code = blank_comments_and_strings(source);
+    const std::string word(name);
+    for (size_t at = code.find(word); at != std::string::npos; at = code.find(word, at + 1)) {
+        const bool starts = at == 0 || !(std::isalnum(static_cast<unsigned char>(code[at - 1])) || code[at - 1] == '_');
+        size_t open = at + word.size();
+        if (!starts || (open < code.size() && (std::isalnum(static_cast<unsigned char>(code[open])) || code[open] == '_'))) continue;
+        while (open < code.size() && std::isspace(static_cast<unsigned char>(code[open]))) ++open;
+        if (open >= code.size() || code[open] != '(') continue;
+        // A declaration has a return type before the name: a word (or * & >) ends just before it.
+        size_t before = at;
+        while (before > 0 && std::isspace(static_cast<unsigned char>(code[before - 1]))) --before;
+        if (before == 0) continue;
+        const char previous = code[before - 1];
+        if (!(std::isalnum(static_cast<unsigned char>(previous)) || previous == '_' || previous == '*' || previous == '&' || previous == '>'))
+            continue;
+        const size_t close = matching_paren(code, open);
+        if (close == std::string::npos) break;
+        size_t next = close + 1;
+        while (next < code.size() && std::isspace(static_cast<unsigned char>(code[next]))) ++next;
+        if (next >= code.size() || (code[next] != '{' && code[next] != ';')) continue;  // a call, not a declaration
+        KernelDecl function;
+        function.name = word;
+        function.line = line_at(code, at);
+        function.params = split_params(code.substr(open + 1, close - open - 1));
+        return function;
+    }
+    return std::nullopt;
+}
+
+std::vector<bool> lines_defining(std::string_view source, std::string_view macro) {
+    std::vector<bool> lines{false};  // index 0 unused: lines are 1-based
+    std::vector<std::pair<bool, bool>> stack;  // (this #if tests the macro, the branch is the macro's)
+    const std::regex directive(R"(^\s*#\s*(ifdef|ifndef|if|elif|else|endif)\b(.*)$)");
+    const std::string name(macro);
+    std::istringstream text{std::string(source)};
+    std::string line;
+    while (std::getline(text, line)) {
+        std::smatch match;
+        if (std::regex_search(line, match, directive)) {
+            const std::string kind = match[1], rest = match[2];
+            const bool names = rest.find(name) != std::string::npos;
+            if (kind == "ifdef") stack.emplace_back(names, names);
+            else if (kind == "ifndef") stack.emplace_back(names, false);
+            else if (kind == "if") stack.emplace_back(names, names && rest.find('!') == std::string::npos);
+            else if ((kind == "else" || kind == "elif") && !stack.empty()) stack.back().second = false;
+            else if (kind == "endif" && !stack.empty()) stack.pop_back();
+        }
+        bool inside = false;
+        for (const auto& [tests, taken] : stack) inside = inside || (tests && taken);
+        lines.push_back(inside);
+    }
+    return lines;
 }
 
 }  // namespace kplay

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,5 +42,13 @@ std::vector<KernelDecl> find_kernels(std::string_view source);
 std::vector<std::filesystem::path> find_included_files(std::string_view source, const std::filesystem::path& source_dir,
                                                        const std::vector<std::filesystem::path>& search_dirs,
                                                        std::vector<std::string>* unresolved = nullptr);
+
+// A plain function named `name` (declared or defined, not called), the first one in the file; nullopt
+// when there is none. Used to find a task's host reference and check its parameters.
+std::optional<KernelDecl> find_function(std::string_view source, std::string_view name);
+
+// For each line (1-based; index 0 unused), whether it lies where `macro` is defined by an enclosing
+// `#ifdef macro` / `#if defined(macro)` branch (a task's host reference sits under KPLAY_REFERENCE).
+std::vector<bool> lines_defining(std::string_view source, std::string_view macro);
 
 }  // namespace kplay

@@ -17,7 +17,7 @@ namespace kplay {
 template <typename Reference>
 class ReferenceCache {
 public:
-    explicit ReferenceCache(size_t capacity = 3) : capacity_(capacity) {}
+    explicit ReferenceCache(size_t capacity = 8) : capacity_(capacity) {}
 
     struct Lookup {
         std::shared_ptr<const Reference> reference;

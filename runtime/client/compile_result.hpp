@@ -1,0 +1,30 @@
+// The result of compiling a kernel file with NVRTC, as a value: diagnostics, the binary and timings.
+// Made in the worker (compile/), read by every program.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "client/diagnostics.hpp"
+
+namespace kplay {
+
+struct CompileResult {
+    bool ok = false;
+    std::vector<Diagnostic> diagnostics;
+    std::string log;                                  // NVRTC's log, always read, also on success
+    std::string binary;                               // CUBIN bytes, or PTX text
+    bool is_cubin = false;
+    std::string arch;
+    std::map<std::string, std::string> lowered_names; // name expression -> mangled name in the binary
+    std::vector<std::string> options_used;            // the full option list given to NVRTC
+    double compile_ms = 0;                            // NVRTC's own time (of the original compile on a hit)
+    double lookup_ms = 0;                             // time spent on this request, cache lookup included
+    bool cache_hit = false;
+    std::string failure;                              // set when NVRTC failed without a diagnostic
+
+    int count(Severity severity) const;
+};
+
+}  // namespace kplay

@@ -1,0 +1,416 @@
+// Live reload, request assembly and result handling for the window.
+#include "client/kernel_session.hpp"
+
+#include <ctime>
+
+#include "base/content_hash.hpp"
+#include "base/error.hpp"
+#include "base/text.hpp"
+#include "client/codec.hpp"
+#include "client/launch_config.hpp"
+#include "client/verdict.hpp"
+#include "spec/source_scan.hpp"
+#include "spec/task_sizes.hpp"
+
+namespace kplay {
+
+namespace {
+
+constexpr int kMaxReadRetries = 50;  // an empty or missing file is retried for about a second
+constexpr auto kRetryDelay = std::chrono::milliseconds(20);
+
+std::string time_of_day() {
+    const std::time_t now = std::time(nullptr);
+    char text[16];
+    std::strftime(text, sizeof text, "%H:%M:%S", std::localtime(&now));
+    return text;
+}
+
+std::vector<int64_t> to_vector(const std::array<int64_t, 3>& values) { return {values[0], values[1], values[2]}; }
+
+std::string library_key(const RunReport& report) { return report.task + "|" + report.sizes; }
+
+}  // namespace
+
+KernelSession::KernelSession(WorkerOptions options) : client_(options), options_(std::move(options)) {
+    devices_request_ = client_.submit_devices();
+}
+
+std::string KernelSession::device_banner() const {
+    if (!devices_known_) return "";
+    const std::string problem = devices_.problem();
+    if (problem.empty()) return "";
+    // The reason's headline ("No CUDA driver"); the whole text is in the Device menu.
+    const std::string reason = problem.substr(0, problem.find(':'));
+    return "No CUDA device (" + reason + "): kernels run on the emulated CPU device; its times say nothing about GPU speed.";
+}
+
+double KernelSession::busy_seconds() const {
+    return in_flight_ ? std::chrono::duration<double>(Clock::now() - in_flight_since_).count() : 0;
+}
+
+Phase KernelSession::busy_phase() const { return (in_flight_thorough_ && thorough_client_ ? *thorough_client_ : client_).phase(); }
+
+double KernelSession::busy_fraction() const {
+    return (in_flight_thorough_ && thorough_client_ ? *thorough_client_ : client_).phase_fraction();
+}
+
+void KernelSession::open(const std::filesystem::path& file, bool keep_overrides) {
+    watcher_.unwatch_all();
+    file_ = file;
+    source_.clear();
+    source_hash_.clear();
+    spec_.reset();
+    spec_error_.clear();
+    file_error_.clear();
+    if (!keep_overrides) overrides = {};
+    hung_key_.clear();
+    if (!watcher_.watch(file)) file_error_ = "Cannot watch " + file.string() + ": its folder does not exist.";
+    load_source(Clock::now(), true);
+}
+
+void KernelSession::set_image(const std::string& path) {
+    inputs.image_path = path;
+    apply_settings();
+}
+
+NamedValues KernelSession::current_sizes() const {
+    const TaskSpec* current = task();
+    if (!current) return {};
+    NamedValues sizes;
+    const bool cpu = emulating();
+    const auto& defaults = cpu ? current->sizes.cpu_default : current->sizes.gpu_default;
+    for (size_t i = 0; i < current->sizes.names.size() && i < defaults.size(); ++i) sizes[current->sizes.names[i]] = defaults[i];
+    if (last_ && last_->task == current->name)
+        for (const auto& name : current->sizes.names)
+            if (last_->values.count(name)) sizes[name] = last_->values.at(name);
+    if (const auto found = inputs.sizes.find(current->name); found != inputs.sizes.end())
+        for (const auto& [name, value] : found->second) sizes[name] = value;
+    return sizes;
+}
+
+void KernelSession::set_size(const std::string& name, int64_t value) {
+    if (const TaskSpec* current = task()) inputs.sizes[current->name][name] = std::max<int64_t>(1, value);
+}
+
+bool KernelSession::set_size_text(const std::string& text) {
+    const TaskSpec* current = task();
+    if (!current) {
+        notice_ = "the file's task is not known yet (" + spec_error_ + ")";
+        return false;
+    }
+    try {
+        const std::vector<int64_t> values = parse_size_values(*current, text);
+        for (size_t i = 0; i < values.size(); ++i) inputs.sizes[current->name][current->sizes.names[i]] = values[i];
+    } catch (const InputError& error) {
+        notice_ = error.what();
+        return false;
+    }
+    apply_settings();
+    return true;
+}
+
+void KernelSession::reset_sizes() {
+    if (const TaskSpec* current = task()) inputs.sizes.erase(current->name);
+}
+
+void KernelSession::load_source(Clock::time_point changed_at, bool force) {
+    std::string text;
+    try {
+        text = read_source_file(file_);
+        file_error_.clear();
+    } catch (const InputError& error) {
+        text.clear();
+        file_error_ = error.what();
+    }
+    // An editor may leave the file briefly missing or empty mid-save: retry, never compile emptiness.
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
+        if (retries_ < kMaxReadRetries) {
+            ++retries_;
+            retry_at_ = Clock::now() + kRetryDelay;
+            retry_change_ = changed_at;
+        } else {
+            retry_at_.reset();
+            if (file_error_.empty()) file_error_ = file_.string() + " is empty.";
+        }
+        return;
+    }
+    retries_ = 0;
+    retry_at_.reset();
+    const std::string hash = hash_hex(text);
+    if (!force && hash == source_hash_) return;  // touched but unchanged (or a save we already have)
+    ++reloads_;
+    source_ = std::move(text);
+    source_hash_ = hash;
+    try {
+        spec_ = resolve_kernel_spec(source_, file_);
+        spec_error_.clear();
+    } catch (const InputError& error) {
+        spec_.reset();
+        spec_error_ = error.what();
+    }
+    latency_start_ = changed_at;
+    submit(true);
+}
+
+std::vector<std::string> KernelSession::launch_problems() const {
+    if (!devices_known_) return {};
+    if (!overrides.block && !overrides.grid && !overrides.smem) return {};
+    LaunchConfig launch;
+    if (last_) launch = last_->launch;
+    if (overrides.block) launch.block = {(*overrides.block)[0], (*overrides.block)[1], (*overrides.block)[2]};
+    if (overrides.grid) launch.grid = {(*overrides.grid)[0], (*overrides.grid)[1], (*overrides.grid)[2]};
+    if (!overrides.grid) launch.grid = {1, 1, 1};  // auto: always in range
+    if (overrides.smem) launch.dynamic_smem = *overrides.smem;
+    const bool compiled = last_ && last_->stage != Stage::source && last_->stage != Stage::spec && last_->stage != Stage::compile;
+    const FunctionAttributes* function = compiled && last_->function.max_threads_per_block ? &last_->function : nullptr;
+    const DeviceLimits limits = emulating() || devices_.devices.empty() ? devices_.emulated.device.limits : devices_.devices.front().limits;
+    return validate_launch(launch, limits, function);
+}
+
+RunRequest KernelSession::make_request() const {
+    RunRequest request;
+    request.kernel_path = file_;
+    request.source = source_;
+    request.keep_outputs = true;
+    request.defer_library_ceiling = true;  // measured in a request of its own, so no run waits for it
+    if (shown_ && !shown_->view.input.empty()) request.known_input = shown_->view.input_identity;  // don't ship it again
+    request.warmup = inputs.warmup;
+    request.repeat = inputs.repeat;
+    request.device = std::max(inputs.device, 0);
+    request.emulate = inputs.device == kEmulatedDevice;
+    request.thread_order = inputs.thread_order;
+    request.order_seed = inputs.order_seed;
+    if (inputs.thorough) {
+        request.emulate = true;
+        request.emulation_thorough = true;
+    }
+    request.inputs.seed = inputs.seed;
+    if (const TaskSpec* current = task()) {
+        if (current->has_image_input()) request.inputs.image_path = inputs.image_path;
+        // Only sizes the user set are sent: the others follow the task's default for the device.
+        if (const auto found = inputs.sizes.find(current->name); found != inputs.sizes.end() && !found->second.empty()) {
+            const NamedValues sizes = current_sizes();
+            std::vector<std::string> parts;
+            for (const auto& name : current->sizes.names) parts.push_back(name + "=" + std::to_string(sizes.at(name)));
+            request.inputs.size = join(parts, ",");
+            request.inputs.image_path.clear();  // sizes given: the built-in image at that size
+        }
+    }
+    if (overrides.block) request.block = to_vector(*overrides.block);
+    if (overrides.grid) request.grid = to_vector(*overrides.grid);
+    request.smem = overrides.smem;
+    request.arg_overrides = overrides.args;
+    request.defines = overrides.defines;
+    return request;
+}
+
+void KernelSession::submit(bool automatic) {
+    if (source_.empty()) return;
+    if (!launch_problems().empty()) {
+        notice_ = "Not launched: the launch settings break a device limit (see Launch).";
+        return;
+    }
+    // The first run waits for the device list, without blocking the window: without a GPU the run goes
+    // to the emulated device, at sizes made for a CPU. The device list's answer submits it.
+    if (!devices_known_) {
+        deferred_submit_ = automatic;
+        return;
+    }
+    const RunRequest request = make_request();
+    const std::string key = hash_hex(nlohmann::json(request).dump());  // the source and every setting
+    if (automatic && key == hung_key_) {
+        notice_ = "This version hung last time, so it is not re-run automatically. Press F5 to run it anyway.";
+        return;
+    }
+    notice_.clear();
+    if (automatic) {
+        for (const auto& [recent_key, report] : recent_results_) {
+            if (recent_key != key) continue;
+            in_flight_ = 0;  // anything still in flight is overtaken by this answer
+            in_flight_change_ = latency_start_;
+            ++runs_submitted_;
+            ++results_received_;
+            accept(report, 0, true);
+            return;
+        }
+    }
+    if (inputs.thorough && !thorough_client_) {
+        WorkerOptions thorough = options_;
+        thorough.thorough = true;  // the worker restarts itself with the sanitizer runtimes preloaded
+        thorough_client_ = std::make_unique<WorkerClient>(thorough);
+    }
+    in_flight_thorough_ = inputs.thorough;
+    in_flight_ = (inputs.thorough ? *thorough_client_ : client_).submit_run(request);  // an older one is now overtaken
+    in_flight_since_ = Clock::now();
+    in_flight_key_ = key;
+    in_flight_change_ = automatic ? latency_start_ : std::nullopt;
+    ++runs_submitted_;
+}
+
+void KernelSession::recompile() {
+    if (file_.empty()) return;
+    load_source(Clock::now(), true);
+}
+
+void KernelSession::rerun() {
+    latency_start_.reset();
+    submit(false);
+}
+
+void KernelSession::apply_settings() {
+    latency_start_.reset();
+    submit(true);
+}
+
+void KernelSession::handle_devices(const WorkerResult& result) {
+    devices_ = result.devices;
+    devices_known_ = true;
+    if (!result.ok()) devices_.driver.message = result.failure_message;
+    if (deferred_submit_) {
+        const bool automatic = *deferred_submit_;
+        deferred_submit_.reset();
+        submit(automatic);
+    }
+}
+
+void KernelSession::handle_baseline(const WorkerResult& result) {
+    baseline_request_ = 0;
+    const RunReport& baseline = result.run;
+    library_gflops_[baseline_key_] = baseline.ok() ? baseline.gflops : -1;
+    baseline_note_ = baseline.ok() ? "" : baseline.error;
+    // The ceiling arrived: the results on screen say their share of it now.
+    for (auto* report : {&last_, &shown_})
+        if (*report) apply_library_ceiling(**report);
+    for (auto& [key, report] : recent_results_) apply_library_ceiling(report);
+}
+
+void KernelSession::handle(WorkerResult result, bool from_thorough_worker) {
+    // Device lists and cuBLAS baselines are asked of the main worker only.
+    if (!from_thorough_worker && result.id == baseline_request_) return handle_baseline(result);
+    if (!from_thorough_worker && result.id == devices_request_) return handle_devices(result);
+    // The two workers number their requests independently: a run's answer counts only from the worker asked.
+    if (from_thorough_worker != in_flight_thorough_) return;
+    // The worker leaves out an input we already have: take it from the result on screen.
+    OutputView& view = result.run.view;
+    if (shown_ && view.input.empty() && !view.input_identity.empty() && view.input_identity == shown_->view.input_identity)
+        view.input = shown_->view.input;
+    if (result.id != in_flight_) return;  // overtaken by a newer save or setting
+    in_flight_ = 0;
+    ++results_received_;
+    if (result.failure == WorkerFailure::timeout) hung_key_ = in_flight_key_;
+    apply_library_ceiling(result.run);
+    if (result.run.ok()) {
+        recent_results_.insert(recent_results_.begin(), {in_flight_key_, result.run});
+        if (recent_results_.size() > 8) recent_results_.pop_back();
+    }
+    accept(std::move(result.run), result.elapsed_ms, false);
+}
+
+void KernelSession::apply_library_ceiling(RunReport& report) const {
+    if (!report.ok() || report.ceiling.kind != CeilingKind::cublas || !report.ceiling.deferred) return;
+    const auto found = library_gflops_.find(library_key(report));
+    if (found == library_gflops_.end()) return;
+    if (found->second > 0) {
+        report.ceiling.gflops = found->second;
+        report.ceiling.deferred = false;
+    }
+    apply_verdict(report);
+    if (found->second <= 0) report.verdict = "cuBLAS could not run here: " + baseline_note_;
+}
+
+void KernelSession::accept(RunReport report, double worker_ms, bool reused) {
+    if (report.ok() && !report.view.empty()) {
+        shown_ = report;
+        shown_stale_ = false;
+        ++output_version_;
+    } else if (shown_) {
+        shown_stale_ = true;  // keep the last good output visible, marked stale
+    }
+    // last_ is read for numbers and diagnostics only: the arrays live in shown_, not copied twice.
+    last_ = std::move(report);
+    last_->view = OutputView{last_->view.kind, last_->view.buffer};
+    if (last_->ok()) record_history(*last_, worker_ms, reused);
+    latency_pending_ = in_flight_change_.has_value();
+    if (latency_pending_) latency_start_ = in_flight_change_;
+    ask_for_library_ceiling(*last_);
+}
+
+void KernelSession::record_history(const RunReport& report, double worker_ms, bool reused) {
+    HistoryEntry entry;
+    entry.run = static_cast<int>(history_.size()) + 1;
+    entry.source_hash = source_hash_.substr(0, 8);
+    entry.time_of_day = time_of_day();
+    entry.task = report.task;
+    entry.kernel = report.kernel;
+    entry.sizes = report.sizes;
+    entry.worker_ms = worker_ms;
+    entry.reused = reused;
+    entry.launch = "grid " + report.launch.grid.text() + " block " + report.launch.block.text();
+    entry.median_ms = report.kernel_ms.median;
+    entry.min_ms = report.kernel_ms.min;
+    entry.max_ms = report.kernel_ms.max;
+    entry.gbps = report.gbps;
+    entry.gflops = report.gflops;
+    entry.unit = report.spec ? report.spec->task.presentation.rate : RateUnit::bytes;
+    entry.percent_of_ceiling = report.percent_of_ceiling;
+    entry.compile_ms = report.compile.cache_hit ? report.compile.lookup_ms : report.compile.compile_ms;
+    entry.cache_hit = report.compile.cache_hit;
+    entry.passed = report.check.passed;
+    history_.push_back(entry);
+    if (history_.size() > 200) history_.erase(history_.begin());
+}
+
+// A GEMM-like task's ceiling: cuBLAS at this size, once, queued behind this result (it never delays one).
+void KernelSession::ask_for_library_ceiling(const RunReport& report) {
+    if (!report.ok() || !report.ceiling.deferred || baseline_request_ != 0 || report.emulated) return;
+    const std::string key = library_key(report);
+    if (library_gflops_.count(key)) return;
+    RunRequest baseline;
+    baseline.kernel_path = file_;
+    baseline.source = source_;
+    baseline.baseline = Baseline::cublas_fp32;
+    baseline.inputs.size = report.sizes;
+    baseline.inputs.seed = inputs.seed;
+    baseline.device = std::max(inputs.device, 0);
+    baseline.check_test_sizes = false;
+    baseline.warmup = 2;
+    baseline.repeat = 10;
+    baseline_key_ = key;
+    baseline_request_ = client_.submit_run(baseline);
+}
+
+void KernelSession::frame_presented() {
+    if (!latency_pending_ || !latency_start_) return;
+    const double ms = std::chrono::duration<double, std::milli>(Clock::now() - *latency_start_).count();
+    latencies_ms_.push_back(ms);
+    if (!history_.empty() && last_ && last_->ok()) history_.back().latency_ms = ms;
+    latency_pending_ = false;
+    latency_start_.reset();
+}
+
+bool KernelSession::update() {
+    bool changed = false;
+    for (const FileChange& change : watcher_.poll()) {
+        if (change.path.filename() == file_.filename()) {
+            load_source(change.when, false);
+            changed = true;
+        }
+    }
+    if (retry_at_ && Clock::now() >= *retry_at_) {
+        load_source(retry_change_, false);
+        changed = true;
+    }
+    while (auto result = client_.poll()) {
+        handle(std::move(*result));
+        changed = true;
+    }
+    if (thorough_client_)
+        while (auto result = thorough_client_->poll()) {
+            handle(std::move(*result), true);
+            changed = true;
+        }
+    return changed;
+}
+
+}  // namespace kplay

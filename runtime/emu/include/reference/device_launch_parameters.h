@@ -1,0 +1,3 @@
+// device_launch_parameters.h for a host reference: what a reference can use of CUDA (the vector types, dim3) comes from
+// kplay_reference_prelude.h, given with -include; the rest is device code, whose bodies are blanked.
+#pragma once

@@ -1,0 +1,155 @@
+// The GPU side of a run: modules, buffers, poison fills, timed launches and cuBLAS, on one stream.
+#include "run/cuda_device.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+#include "base/error.hpp"
+#include "cuda/cublas_baseline.hpp"
+#include "cuda/device_query.hpp"
+#include "cuda/driver.hpp"
+#include "cuda/module.hpp"
+
+namespace kplay {
+
+namespace {
+
+class CudaKernel final : public LoadedKernel {
+public:
+    Module module;
+    KernelFunction function;
+};
+
+// cuBLAS SGEMM taking the arguments a kernel would: three buffers, then M, N, K.
+class CublasKernel final : public LoadedKernel {
+public:
+    explicit CublasKernel(bool tf32) : tf32(tf32) {
+        attributes.params = {{0, 8}, {8, 8}, {16, 8}, {24, 4}, {28, 4}, {32, 4}};
+    }
+    bool tf32;
+};
+
+class CudaBuffers final : public DeviceBuffers {
+public:
+    CudaBuffers(const std::vector<BufferShape>& shapes, const Stream& stream) : stream_(stream) {
+        for (const auto& shape : shapes) {
+            buffers_.emplace_back(shape.bytes);
+            element_sizes_.push_back(element_size(shape.type));
+        }
+    }
+    uint64_t address(size_t index) const override { return buffers_.at(index).get(); }
+    void write(size_t index, const void* data, size_t bytes) override {
+        buffers_.at(index).upload(data, bytes);
+        // The copy is ordered on the legacy stream; launches go to a non-blocking one.
+        KPLAY_CU(driver_api().cuCtxSynchronize());
+    }
+    void read(size_t index, void* data, size_t bytes) override {
+        stream_.synchronize();
+        buffers_.at(index).download(data, bytes);
+    }
+    void fill(size_t index, uint32_t word) override {
+        const DeviceBuffer& buffer = buffers_.at(index);
+        switch (element_sizes_.at(index)) {
+            case 1: buffer.fill_bytes(static_cast<unsigned char>(word & 0xFF), stream_); break;
+            case 2: buffer.fill_halves(static_cast<unsigned short>(word & 0xFFFF), stream_); break;
+            default: buffer.fill_words(word, stream_); break;
+        }
+    }
+
+private:
+    const Stream& stream_;
+    std::vector<DeviceBuffer> buffers_;
+    std::vector<size_t> element_sizes_;
+};
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+template <typename T>
+T argument(const std::vector<void*>& args, size_t index) {
+    T value;
+    std::memcpy(&value, args.at(index), sizeof value);
+    return value;
+}
+
+}  // namespace
+
+CudaDevice::CudaDevice(int ordinal)
+    : info_(describe_device(ordinal)), context_(ordinal), stream_(Stream::create()), start_(Event::create()), stop_(Event::create()) {}
+
+std::unique_ptr<LoadedKernel> CudaDevice::load(const KernelSource& source) {
+    make_current();
+    auto kernel = std::make_unique<CudaKernel>();
+    const auto start = std::chrono::steady_clock::now();
+    kernel->module = Module::load(source.compiled->binary);
+    kernel->function = kernel->module.function(source.lowered_name);
+    kernel->attributes = kernel->function.attributes();
+    kernel->load_ms = ms_since(start);
+    return kernel;
+}
+
+std::unique_ptr<LoadedKernel> CudaDevice::library(Baseline baseline) {
+    if (!CublasLibrary::get().available()) throw InputError(CublasLibrary::get().why());
+    return std::make_unique<CublasKernel>(baseline == Baseline::cublas_tf32);
+}
+
+void CudaDevice::prepare(LoadedKernel& kernel, const LaunchConfig& launch) {
+    if (auto* cuda = dynamic_cast<CudaKernel*>(&kernel); cuda && launch.dynamic_smem > info_.limits.max_smem_per_block)
+        cuda->function.allow_dynamic_smem(static_cast<int>(launch.dynamic_smem));
+}
+
+Occupancy CudaDevice::occupancy(const LoadedKernel& kernel, const LaunchConfig& launch) {
+    Occupancy occupancy;
+    const auto* cuda = dynamic_cast<const CudaKernel*>(&kernel);
+    if (!cuda) return occupancy;
+    const int threads = static_cast<int>(launch.block.volume());
+    occupancy.blocks_per_sm = cuda->function.max_active_blocks_per_sm(threads, static_cast<size_t>(launch.dynamic_smem));
+    const int warps = (threads + info_.limits.warp_size - 1) / info_.limits.warp_size;
+    if (info_.max_threads_per_sm > 0)
+        occupancy.fraction = static_cast<double>(occupancy.blocks_per_sm * warps * info_.limits.warp_size) / info_.max_threads_per_sm;
+    return occupancy;
+}
+
+std::unique_ptr<DeviceBuffers> CudaDevice::allocate(const std::vector<BufferShape>& buffers, GuardEdge) {
+    make_current();
+    return std::make_unique<CudaBuffers>(buffers, stream_);
+}
+
+LaunchOutcome CudaDevice::launch(LoadedKernel& kernel, const LaunchConfig& launch, std::vector<void*>& args, DeviceBuffers&) {
+    start_.record(stream_);
+    if (auto* library = dynamic_cast<CublasKernel*>(&kernel)) {
+        CublasLibrary::get().sgemm(stream_.get(), library->tf32, argument<int32_t>(args, 3), argument<int32_t>(args, 4),
+                                   argument<int32_t>(args, 5), argument<CUdeviceptr>(args, 0), argument<CUdeviceptr>(args, 1),
+                                   argument<CUdeviceptr>(args, 2));
+    } else {
+        const auto& cuda = static_cast<CudaKernel&>(kernel);
+        KPLAY_CU(driver_api().cuLaunchKernel(cuda.function.get(), static_cast<unsigned>(launch.grid.x), static_cast<unsigned>(launch.grid.y),
+                                             static_cast<unsigned>(launch.grid.z), static_cast<unsigned>(launch.block.x),
+                                             static_cast<unsigned>(launch.block.y), static_cast<unsigned>(launch.block.z),
+                                             static_cast<unsigned>(launch.dynamic_smem), stream_.get(), args.data(), nullptr));
+    }
+    stop_.record(stream_);
+    stop_.synchronize();  // a fault surfaces here as an ApiError
+    LaunchOutcome outcome;
+    outcome.ms = Event::elapsed_ms(start_, stop_);
+    return outcome;
+}
+
+bool CudaDevice::before_timed_launch(bool flush) {
+    if (!flush || info_.l2_bytes <= 0) return false;
+    if (!l2_flusher_) l2_flusher_ = std::make_unique<L2Flusher>(info_);
+    l2_flusher_->flush(stream_);
+    return true;
+}
+
+int CudaDevice::input_copies(size_t input_bytes, bool rotate) const {
+    // Inputs small enough to stay in L2 get copies, one per timed launch in turn, so a repeat cannot be
+    // served from the cache the previous one warmed.
+    const size_t l2 = static_cast<size_t>(std::max(info_.l2_bytes, 0));
+    if (!rotate || input_bytes == 0 || input_bytes >= l2) return 1;
+    return static_cast<int>(std::min<size_t>(32, (2 * l2 + input_bytes - 1) / input_bytes));
+}
+
+}  // namespace kplay

@@ -1,0 +1,108 @@
+// The device a run's launches go to: a CUDA GPU (cuda_device) or the emulated CPU device
+// (emulated_device). The runner and the pipeline speak only this interface, so both devices follow one
+// path: load a kernel, place the task's buffers, poison, launch (returning its time or its fault),
+// read back.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "client/compile_result.hpp"
+#include "client/device_values.hpp"
+#include "client/fault_info.hpp"
+#include "client/kernel_resources.hpp"
+#include "client/launch_config.hpp"
+#include "client/run_request.hpp"
+#include "client/stage.hpp"
+#include "spec/task_spec.hpp"
+
+namespace kplay {
+
+// What a device loads a kernel from: NVRTC's output for a GPU, the source itself for the emulated device.
+struct KernelSource {
+    std::string source;  // the kernel file's text
+    std::filesystem::path path;
+    std::string kernel;        // the name expression, e.g. "matmul_k<16>"
+    std::string lowered_name;  // NVRTC's name for it
+    const CompileResult* compiled = nullptr;
+    std::vector<std::pair<std::string, std::string>> defines;
+};
+
+// A loaded kernel, or a library call standing in for one. Each device only launches its own.
+class LoadedKernel {
+public:
+    virtual ~LoadedKernel() = default;
+    FunctionAttributes attributes;  // parameter layout, registers, shared memory
+    double load_ms = 0;             // module load (GPU)
+    double host_compile_ms = 0;     // the host compiler's build (emulated device)
+    bool host_compile_cached = false;
+};
+
+// How a buffer of a set is placed: on the emulated device the first checked launch has each buffer's
+// end exactly against a guard page and the second its start, so both edges are exact.
+enum class GuardEdge { end, start };
+
+struct BufferShape {
+    std::string name;
+    ElementType type = ElementType::u8;
+    size_t bytes = 0;
+};
+
+// One set of the task's buffers on the device, indexed like the task's buffers.
+class DeviceBuffers {
+public:
+    virtual ~DeviceBuffers() = default;
+    virtual uint64_t address(size_t index) const = 0;
+    virtual void write(size_t index, const void* data, size_t bytes) = 0;
+    virtual void read(size_t index, void* data, size_t bytes) = 0;  // waits for work in flight
+    virtual void fill(size_t index, uint32_t word) = 0;             // the word repeated (1-byte types: its low byte)
+};
+
+// A launch's time, or why it failed, and what the kernel printed (emulated device).
+struct LaunchOutcome {
+    bool ok = true;
+    double ms = 0;
+    std::string error;
+    std::string error_code;
+    int line = 0;  // the kernel line of a fault, when known
+    FaultInfo fault;
+    std::vector<std::string> printf_lines;
+    size_t printf_dropped = 0;
+    std::vector<std::string> warnings;
+};
+
+class Device {
+public:
+    virtual ~Device() = default;
+    virtual const DeviceInfo& info() const = 0;
+    virtual bool emulated() const = 0;
+
+    // The stage a failed load is reported at (the emulated device compiles here).
+    virtual Stage load_stage() const { return Stage::load; }
+    // Throws InputError (the user's problem) or ApiError.
+    virtual std::unique_ptr<LoadedKernel> load(const KernelSource& source) = 0;
+    // cuBLAS in place of a kernel, taking (a, b, c, M, N, K); throws InputError where it cannot run.
+    virtual std::unique_ptr<LoadedKernel> library(Baseline baseline) = 0;
+    // Before launches with this configuration (the opt-in to more than 48 KiB of dynamic shared memory).
+    virtual void prepare(LoadedKernel& kernel, const LaunchConfig& launch) = 0;
+    virtual Occupancy occupancy(const LoadedKernel& kernel, const LaunchConfig& launch) = 0;
+
+    virtual std::unique_ptr<DeviceBuffers> allocate(const std::vector<BufferShape>& buffers, GuardEdge edge) = 0;
+    // Whether the two checked launches need sets placed differently (GuardEdge::end, then start).
+    virtual bool places_edges() const = 0;
+    virtual LaunchOutcome launch(LoadedKernel& kernel, const LaunchConfig& launch, std::vector<void*>& args, DeviceBuffers& buffers) = 0;
+
+    // Timing: whether warm-ups and repeats make sense (the emulated device times its checked launches
+    // only), the work done before each timed launch outside its timing (an L2 flush), and how many
+    // copies of the inputs to rotate through so a repeat does not find them in cache.
+    virtual bool times_repeats() const = 0;
+    virtual bool before_timed_launch(bool flush) = 0;  // returns whether it flushed
+    virtual int input_copies(size_t input_bytes, bool rotate) const = 0;
+};
+
+}  // namespace kplay

@@ -1,0 +1,185 @@
+// The CPU side of a run: host compile -> confine -> guarded buffers -> sandboxed launches.
+#include "run/emulated_device.hpp"
+
+#include <dlfcn.h>
+
+#include <cstring>
+
+#include "base/error.hpp"
+#include "emu/emu_source.hpp"
+#include "emu/emulated_launch.hpp"
+#include "emu/emulated_limits.hpp"
+#include "emu/guarded_memory.hpp"
+#include "emu/host_compiler.hpp"
+#include "emu/message_names.hpp"
+#include "emu/sanitizer_runtime.hpp"
+#include "emu/shared_object_check.hpp"
+
+namespace kplay {
+
+namespace {
+
+class EmulatedBuild final : public LoadedKernel {
+public:
+    std::filesystem::path shared_object;  // the one launched (the sanitized build in thorough mode)
+};
+
+class EmulatedBuffers final : public DeviceBuffers {
+public:
+    EmulatedBuffers(const std::vector<BufferShape>& shapes, GuardEdge edge) {
+        for (const auto& shape : shapes) {
+            buffers_.emplace_back(shape.bytes, edge == GuardEdge::end ? GuardedBuffer::Edge::end : GuardedBuffer::Edge::start);
+            const GuardedBuffer& buffer = buffers_.back();
+            const size_t size = element_size(shape.type);
+            labels_.push_back({shape.name, element_c_name(shape.type), size,
+                               reinterpret_cast<uintptr_t>(buffer.data()), shape.bytes, buffer.mapping_begin(), buffer.mapping_end()});
+            sizes_.push_back(size);
+        }
+    }
+    uint64_t address(size_t index) const override { return reinterpret_cast<uint64_t>(buffers_.at(index).data()); }
+    void write(size_t index, const void* data, size_t bytes) override { std::memcpy(buffers_.at(index).data(), data, bytes); }
+    void read(size_t index, void* data, size_t bytes) override { std::memcpy(data, buffers_.at(index).data(), bytes); }
+    void fill(size_t index, uint32_t word) override {
+        GuardedBuffer& buffer = buffers_.at(index);
+        if (sizes_.at(index) == 1) {
+            std::memset(buffer.data(), static_cast<int>(word & 0xFF), buffer.size());
+            return;
+        }
+        unsigned char pattern[4];
+        std::memcpy(pattern, &word, 4);
+        for (size_t i = 0; i < buffer.size(); ++i) buffer.data()[i] = pattern[i % 4];
+    }
+    const std::vector<BufferLabel>& labels() const { return labels_; }
+
+private:
+    std::vector<GuardedBuffer> buffers_;
+    std::vector<BufferLabel> labels_;
+    std::vector<size_t> sizes_;
+};
+
+// Parameter sizes from the entry kplay generated, so the binding is checked as on a GPU. Loading is
+// safe here: the object passed the symbol check and has no constructors, so nothing of it runs but
+// this one generated function.
+std::vector<ParamLayout> emulated_params(const std::filesystem::path& shared_object) {
+    void* handle = dlopen(shared_object.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) throw InputError(std::string("Cannot load the emulated kernel: ") + dlerror());
+    auto params = reinterpret_cast<int (*)(unsigned long*, int)>(dlsym(handle, emulated_params_symbol(0).c_str()));
+    std::vector<ParamLayout> layout;
+    if (params) {
+        unsigned long sizes[64];
+        const int count = params(sizes, 64);
+        size_t offset = 0;
+        for (int i = 0; i < count && i < 64; ++i) {
+            const size_t size = sizes[i];
+            const size_t align = size >= 8 ? 8 : size >= 4 ? 4 : size >= 2 ? 2 : 1;
+            offset = (offset + align - 1) / align * align;
+            layout.push_back({offset, size});
+            offset += size;
+        }
+    }
+    dlclose(handle);
+    if (!params) throw InputError("The emulated kernel lacks its parameter table (a stale build?).");
+    return layout;
+}
+
+}  // namespace
+
+const char* element_c_name(ElementType type) {
+    switch (type) {
+        case ElementType::u8: return "byte";
+        case ElementType::i32: return "int";
+        case ElementType::u32: return "unsigned";
+        case ElementType::f16: return "half";
+        case ElementType::f32: return "float";
+        case ElementType::f64: return "double";
+    }
+    return "element";
+}
+
+EmulatedDevice::EmulatedDevice(EmulationSettings settings)
+    : settings_(std::move(settings)),
+      info_(emulated_device_info(settings_.thorough ? 1 : settings_.workers > 0 ? settings_.workers : default_emulation_workers())) {
+    // One worker in thorough mode: the sanitizers' reports then belong to one thread at a time.
+    if (settings_.thorough) settings_.workers = 1;
+}
+
+std::unique_ptr<LoadedKernel> EmulatedDevice::load(const KernelSource& source) {
+    // NVRTC has accepted the source; the same text now becomes a shared object.
+    HostBuildRequest build;
+    build.source = prepare_emulated_source(source.source, kernel_file_name(source.path.string()), {source.kernel});
+    build.source_path = source.path.string();
+    build.defines = source.defines;
+    if (!settings_.kernels_include_dir.empty()) build.include_dirs.push_back(settings_.kernels_include_dir.string());
+    if (settings_.emu_include_dir.empty())
+        throw InputError("The emulated device's prelude (runtime/emu/include/kplay_emu_prelude.h) was not found; set KPLAY_EMU_INCLUDE to its folder.");
+    build.emu_include_dir = settings_.emu_include_dir;
+    build.cache_dir = settings_.cache_dir;
+    const HostBuildResult built = build_with_host_compiler(build);
+    if (!built.ok)
+        throw InputError("NVRTC accepted the kernel, but the host compiler could not build it for the emulated CPU device:\n" +
+                         built.diagnostics.substr(0, 4000));
+    if (settings_.symbol_check) check_shared_object_is_confined(built.shared_object, source.path.string());
+    auto kernel = std::make_unique<EmulatedBuild>();
+    kernel->host_compile_ms = built.compile_ms;
+    kernel->host_compile_cached = built.cache_hit;
+    kernel->shared_object = built.shared_object;
+    // Thorough mode: the same source again with the sanitizers. The plain object above has proved the
+    // source has no constructors of its own (the instrumented one gets ASan's), and keeps serving the
+    // parameter table, so nothing of the instrumented object runs outside a launch process.
+    if (settings_.thorough) {
+        if (!sanitizer_runtime_loaded())
+            throw InputError("Thorough mode needs a kplay-worker started with the AddressSanitizer runtime preloaded "
+                             "(kplay-worker --thorough; kplay-cli --thorough and the window's Device menu start one); this process has none.");
+        build.sanitize = true;
+        const HostBuildResult sanitized = build_with_host_compiler(build);
+        kernel->host_compile_ms += sanitized.compile_ms;
+        if (!sanitized.ok)
+            throw InputError("The host compiler could not build the kernel with AddressSanitizer and UBSan:\n" + sanitized.diagnostics.substr(0, 4000));
+        if (settings_.symbol_check) check_shared_object_is_confined(sanitized.shared_object, source.path.string(), /*sanitized=*/true);
+        kernel->shared_object = sanitized.shared_object;
+    }
+    kernel->attributes.params = emulated_params(built.shared_object);
+    kernel->attributes.max_threads_per_block = info_.limits.max_threads_per_block;
+    return kernel;
+}
+
+std::unique_ptr<LoadedKernel> EmulatedDevice::library(Baseline) {
+    throw InputError("cuBLAS rows need a CUDA device; the emulated CPU device runs kernel files only.");
+}
+
+std::unique_ptr<DeviceBuffers> EmulatedDevice::allocate(const std::vector<BufferShape>& buffers, GuardEdge edge) {
+    return std::make_unique<EmulatedBuffers>(buffers, edge);
+}
+
+LaunchOutcome EmulatedDevice::launch(LoadedKernel& kernel, const LaunchConfig& launch, std::vector<void*>& args, DeviceBuffers& buffers) {
+    EmulatedLaunchRequest request;
+    request.shared_object = static_cast<EmulatedBuild&>(kernel).shared_object;
+    request.thorough = settings_.thorough;
+    request.entry_symbol = emulated_entry_symbol(0);
+    request.geometry.grid = {static_cast<unsigned>(launch.grid.x), static_cast<unsigned>(launch.grid.y), static_cast<unsigned>(launch.grid.z)};
+    request.geometry.block = {static_cast<unsigned>(launch.block.x), static_cast<unsigned>(launch.block.y),
+                              static_cast<unsigned>(launch.block.z)};
+    request.dynamic_smem = static_cast<size_t>(launch.dynamic_smem);
+    request.order = settings_.order;
+    request.seed = settings_.order_seed;
+    request.workers = settings_.workers;
+    request.timeout_s = settings_.timeout_s;
+    // The sanitizers read /proc and write their reports when one fires: the filter would stop them, so
+    // thorough launches rely on the symbol check and the separate process.
+    request.sandbox = settings_.sandbox && !settings_.thorough;
+    request.args = args;
+    request.buffers = static_cast<EmulatedBuffers&>(buffers).labels();
+    const EmulatedLaunchResult result = run_emulated_launch(request);
+    LaunchOutcome outcome;
+    outcome.ok = result.ok;
+    outcome.ms = result.kernel_ms;
+    outcome.error = result.error;
+    outcome.error_code = result.error_code;
+    outcome.line = result.line;
+    outcome.printf_lines = result.printf_lines;
+    outcome.printf_dropped = result.printf_dropped;
+    outcome.warnings = result.warnings;
+    return outcome;
+}
+
+}  // namespace kplay

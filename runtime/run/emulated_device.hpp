@@ -1,0 +1,53 @@
+// The emulated CPU device as a Device: kernels built by the host compiler against the CUDA prelude,
+// buffers between guard pages, and each launch in a sandboxed process of its own (emu/).
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "run/device.hpp"
+
+namespace kplay {
+
+struct EmulationSettings {
+    std::filesystem::path emu_include_dir;  // kplay_emu_prelude.h and the stand-in headers
+    std::filesystem::path kernels_include_dir;
+    std::filesystem::path cache_dir;
+    ThreadOrder order = ThreadOrder::forward;
+    uint64_t order_seed = 1;
+    int workers = 0;  // 0: one per core
+    double timeout_s = 10;
+    bool thorough = false;  // AddressSanitizer + UBSan, one worker (needs the runtimes preloaded)
+    bool symbol_check = true;
+    bool sandbox = true;
+};
+
+// How fault messages name an element of a buffer: "1 element past the end of 'out' (1000 floats)".
+const char* element_c_name(ElementType type);
+
+class EmulatedDevice final : public Device {
+public:
+    explicit EmulatedDevice(EmulationSettings settings);
+    const DeviceInfo& info() const override { return info_; }
+    bool emulated() const override { return true; }
+    Stage load_stage() const override { return Stage::compile; }  // loading is the host compiler's build
+    std::unique_ptr<LoadedKernel> load(const KernelSource& source) override;
+    std::unique_ptr<LoadedKernel> library(Baseline baseline) override;
+    void prepare(LoadedKernel&, const LaunchConfig&) override {}
+    Occupancy occupancy(const LoadedKernel&, const LaunchConfig&) override { return {}; }
+    std::unique_ptr<DeviceBuffers> allocate(const std::vector<BufferShape>& buffers, GuardEdge edge) override;
+    bool places_edges() const override { return true; }
+    LaunchOutcome launch(LoadedKernel& kernel, const LaunchConfig& launch, std::vector<void*>& args, DeviceBuffers& buffers) override;
+    bool times_repeats() const override { return false; }
+    bool before_timed_launch(bool) override { return false; }
+    int input_copies(size_t, bool) const override { return 1; }
+    const EmulationSettings& settings() const { return settings_; }
+
+private:
+    EmulationSettings settings_;
+    DeviceInfo info_;
+};
+
+}  // namespace kplay

@@ -1,0 +1,102 @@
+// Launch planning: expressions, the auto grid, requirements, limits and the argument binding.
+#include "run/plan.hpp"
+
+#include <algorithm>
+
+#include "base/error.hpp"
+#include "base/text.hpp"
+
+namespace kplay {
+
+namespace {
+
+Dim3 to_dim3(const std::vector<int64_t>& values) {
+    Dim3 dim;
+    if (values.size() > 0) dim.x = values[0];
+    if (values.size() > 1) dim.y = values[1];
+    if (values.size() > 2) dim.z = values[2];
+    return dim;
+}
+
+std::vector<int64_t> evaluate_all(const std::vector<std::string>& expressions, const NamedValues& names, const char* what) {
+    std::vector<int64_t> values;
+    for (const auto& expression : expressions) {
+        try {
+            values.push_back(evaluate_int_expr(expression, names));
+        } catch (const InputError& error) {
+            throw InputError(std::string(what) + ": " + error.what());
+        }
+    }
+    return values;
+}
+
+}  // namespace
+
+std::array<int64_t, 3> launch_extent(const TaskSpec& task, int launch_dims, const NamedValues& values,
+                                     const std::vector<PlanBuffer>& buffers) {
+    if (launch_dims == 2) {
+        if (!task.extent_2d.empty()) {
+            const auto xy = evaluate_all(task.extent_2d, values, "extent");
+            return {xy.at(0), xy.size() > 1 ? xy[1] : 1, 1};
+        }
+        for (const PlanBuffer& buffer : buffers)
+            if (buffer.is_output && buffer.shape.size() == 2) return {buffer.shape[1], buffer.shape[0], 1};
+        for (const PlanBuffer& buffer : buffers)
+            if (buffer.is_output) return {buffer.count, 1, 1};
+    }
+    if (!task.extent_1d.empty()) return {evaluate_all({task.extent_1d}, values, "extent").front(), 1, 1};
+    int64_t largest = 1;
+    for (const PlanBuffer& buffer : buffers) largest = std::max(largest, buffer.count);
+    return {largest, 1, 1};
+}
+
+std::optional<std::string> requirement_broken(const KernelSpec& spec, const NamedValues& values) {
+    if (spec.requirement.empty()) return std::nullopt;
+    int64_t holds = 0;
+    try {
+        holds = evaluate_int_expr(spec.requirement, values);
+    } catch (const InputError& error) {
+        throw InputError("requires=" + spec.requirement + ": " + error.what());
+    }
+    if (holds != 0) return std::nullopt;
+    std::vector<std::string> sizes;
+    for (const auto& name : spec.task.sizes.names)
+        if (values.count(name)) sizes.push_back(name + "=" + std::to_string(values.at(name)));
+    return "this kernel requires " + spec.requirement + " (its kplay annotation, line " + std::to_string(spec.annotation_line) +
+           "), which does not hold at " + join(sizes);
+}
+
+LaunchPlan make_plan(const KernelSpec& spec, const NamedValues& values, const std::vector<PlanBuffer>& buffers,
+                     const LaunchSettings& settings, const DeviceInfo& device, const FunctionAttributes* function) {
+    return make_plan_with_args(spec, spec.args, values, buffers, settings, device, function);
+}
+
+LaunchPlan make_plan_with_args(const KernelSpec& spec, const std::vector<std::string>& args, const NamedValues& values,
+                               const std::vector<PlanBuffer>& buffers, const LaunchSettings& settings, const DeviceInfo& device,
+                               const FunctionAttributes* function) {
+    LaunchPlan plan;
+    plan.names = values;
+    plan.names["sms"] = device.sm_count;  // lets an annotation size a grid-stride grid: grid=sms*8
+    const NamedValues literals = literal_arguments(args, settings.arg_overrides, values);
+    plan.names.insert(literals.begin(), literals.end());
+    if (const auto broken = requirement_broken(spec, plan.names)) throw InputError("Not launched: " + *broken + ".");
+
+    LaunchConfig& launch = plan.launch;
+    launch.block = to_dim3(settings.block ? *settings.block : evaluate_all(spec.block, plan.names, "block"));
+    const std::vector<int64_t> grid = settings.grid ? *settings.grid : evaluate_all(spec.grid, plan.names, "grid");
+    plan.extent = launch_extent(spec.task, spec.launch_dims, plan.names, buffers);
+    launch.auto_grid = grid.empty();
+    launch.grid = launch.auto_grid ? auto_grid(plan.extent, launch.block) : to_dim3(grid);
+    launch.dynamic_smem = settings.smem ? *settings.smem : spec.smem.empty() ? 0 : evaluate_all({spec.smem}, plan.names, "smem").front();
+    plan.coverage = compute_coverage(launch, plan.extent, spec.launch_dims, spec.task.presentation.coverage);
+    const auto problems = validate_launch(launch, device.limits, function);
+    if (!problems.empty()) throw InputError("Invalid launch configuration:\n  - " + join(problems, "\n  - "));
+    if (function) {
+        std::vector<BindableBuffer> bindable;
+        for (const PlanBuffer& buffer : buffers) bindable.push_back({buffer.name, buffer.type});
+        plan.arguments = bind_arguments(spec.kernel, args, plan.names, bindable, function->params, spec.declaration());
+    }
+    return plan;
+}
+
+}  // namespace kplay

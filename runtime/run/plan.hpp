@@ -1,0 +1,68 @@
+// The plan of one launch: spec + sizes + settings + device -> a validated launch and bound arguments.
+//
+// Pure: it evaluates the spec's expressions over the run's values (sizes, derived values, literal
+// arguments, the device's SM count), picks the auto grid over the task's extent, checks the kernel's
+// `requires`, validates the launch against the device's limits and the kernel's resources, and binds
+// every argument (buffers by index). Anything wrong is an InputError naming the problem.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/expression.hpp"
+#include "client/device_values.hpp"
+#include "client/kernel_resources.hpp"
+#include "client/launch_config.hpp"
+#include "client/run_report.hpp"
+#include "run/argument_binding.hpp"
+#include "spec/kernel_spec.hpp"
+
+namespace kplay {
+
+// What the user changed for this run; unset fields follow the spec.
+struct LaunchSettings {
+    std::optional<std::vector<int64_t>> block;
+    std::optional<std::vector<int64_t>> grid;  // empty vector = auto
+    std::optional<int64_t> smem;
+    std::map<std::string, std::string> arg_overrides;
+};
+
+// A task buffer as the plan sees it: its name, type and extent.
+struct PlanBuffer {
+    std::string name;
+    ElementType type = ElementType::f32;
+    int64_t count = 0;
+    std::vector<int64_t> shape;  // {rows, cols} or {count}
+    bool is_output = false;
+};
+
+struct LaunchPlan {
+    LaunchConfig launch;
+    Coverage coverage;
+    std::array<int64_t, 3> extent{1, 1, 1};
+    NamedValues names;  // everything the expressions saw: values, literals, sms
+    std::vector<BoundArgument> arguments;
+};
+
+// The elements the auto grid covers: the task's declared extent, else the largest buffer (1D) or the
+// primary output's shape, columns then rows (2D).
+std::array<int64_t, 3> launch_extent(const TaskSpec& task, int launch_dims, const NamedValues& values,
+                                     const std::vector<PlanBuffer>& buffers);
+
+// Whether the kernel's `requires` holds at these values; the reason when it does not.
+std::optional<std::string> requirement_broken(const KernelSpec& spec, const NamedValues& values);
+
+// `function` null: the device's limits only (before a kernel is loaded), and no binding.
+LaunchPlan make_plan(const KernelSpec& spec, const NamedValues& values, const std::vector<PlanBuffer>& buffers,
+                     const LaunchSettings& settings, const DeviceInfo& device, const FunctionAttributes* function);
+
+// The same plan for other arguments (a library standing in for the kernel binds its own list).
+LaunchPlan make_plan_with_args(const KernelSpec& spec, const std::vector<std::string>& args, const NamedValues& values,
+                               const std::vector<PlanBuffer>& buffers, const LaunchSettings& settings, const DeviceInfo& device,
+                               const FunctionAttributes* function);
+
+}  // namespace kplay

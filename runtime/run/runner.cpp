@@ -1,0 +1,133 @@
+// Checked launches, then warm-ups and timed repeats, on any Device.
+#include "run/runner.hpp"
+
+#include <chrono>
+#include <memory>
+
+#include "run/argument_binding.hpp"
+
+namespace kplay {
+
+namespace {
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::vector<BufferShape> shapes_of(const TaskData& data) {
+    std::vector<BufferShape> shapes;
+    for (const HostBuffer& buffer : data.buffers) shapes.push_back({buffer.name, buffer.type, buffer.bytes()});
+    return shapes;
+}
+
+// A set of the task's buffers with the inputs written, and the kernel's arguments pointing into it.
+struct BufferSet {
+    std::unique_ptr<DeviceBuffers> buffers;
+    std::vector<BoundArgument> arguments;
+    std::vector<void*> pointers;
+};
+
+BufferSet make_set(Device& device, const LaunchPlan& plan, const TaskData& data, GuardEdge edge) {
+    BufferSet set;
+    set.buffers = device.allocate(shapes_of(data), edge);
+    for (size_t i = 0; i < data.buffers.size(); ++i)
+        if (data.buffers[i].is_input()) set.buffers->write(i, data.buffers[i].data.data(), data.buffers[i].bytes());
+    set.arguments = with_addresses(plan.arguments, [&](size_t index) { return set.buffers->address(index); });
+    set.pointers = argument_pointers(set.arguments);
+    return set;
+}
+
+// Outputs get the launch's poison; inout buffers their initial content again (the kernel reads them).
+void prepare_outputs(const TaskData& data, const std::vector<std::vector<unsigned char>>& initial, BufferSet& set, int launch_index) {
+    for (size_t i = 0; i < data.buffers.size(); ++i) {
+        const HostBuffer& buffer = data.buffers[i];
+        if (buffer.role == BufferRole::inout || buffer.prefilled) set.buffers->write(i, initial[i].data(), initial[i].size());
+        else if (buffer.role == BufferRole::out) set.buffers->fill(i, buffer.poison[static_cast<size_t>(launch_index % 2)]);
+    }
+}
+
+void keep_messages(const LaunchOutcome& outcome, RunnerResult& result) {
+    result.printf_lines = outcome.printf_lines;
+    result.printf_dropped = outcome.printf_dropped;
+    result.warnings = outcome.warnings;
+}
+
+}  // namespace
+
+RunnerResult run_launches(Device& device, LoadedKernel& kernel, const LaunchPlan& plan, TaskData& data, const RunnerSettings& settings) {
+    RunnerResult result;
+    device.prepare(kernel, plan.launch);
+    size_t input_bytes = 0;
+    for (const HostBuffer& buffer : data.buffers)
+        if (buffer.is_input()) input_bytes += buffer.bytes();
+    result.copies = settings.timed && device.times_repeats() ? device.input_copies(input_bytes, settings.rotate_inputs) : 1;
+
+    const auto h2d_start = std::chrono::steady_clock::now();
+    std::vector<BufferSet> sets;
+    sets.push_back(make_set(device, plan, data, GuardEdge::end));
+    for (int copy = 1; copy < result.copies; ++copy) sets.push_back(make_set(device, plan, data, GuardEdge::end));
+    // The second checked launch: the other guard edge, or a rotated copy, which must compute the same.
+    if (device.places_edges()) sets.push_back(make_set(device, plan, data, GuardEdge::start));
+    BufferSet& second = sets.size() > 1 ? sets[device.places_edges() ? sets.size() - 1 : 1] : sets[0];
+    result.h2d_ms = ms_since(h2d_start);
+
+    // inout buffers: what they held before any launch (their TaskData bytes become the output).
+    std::vector<std::vector<unsigned char>> initial(data.buffers.size());
+    for (size_t i = 0; i < data.buffers.size(); ++i)
+        if (data.buffers[i].role == BufferRole::inout || data.buffers[i].prefilled) initial[i] = data.buffers[i].data;
+    std::vector<double> checked_ms;
+    result.first.resize(data.buffers.size());
+    result.inputs_after.resize(data.buffers.size());
+    for (int launch_index = 0; launch_index < 2; ++launch_index) {
+        BufferSet& set = launch_index == 0 ? sets[0] : second;
+        prepare_outputs(data, initial, set, launch_index);
+        const LaunchOutcome outcome = device.launch(kernel, plan.launch, set.pointers, *set.buffers);
+        keep_messages(outcome, result);
+        if (!outcome.ok) {
+            result.failure = outcome;
+            return result;
+        }
+        checked_ms.push_back(outcome.ms);
+        const auto d2h_start = std::chrono::steady_clock::now();
+        for (size_t i = 0; i < data.buffers.size(); ++i) {
+            HostBuffer& buffer = data.buffers[i];
+            if (buffer.is_output()) {
+                std::vector<unsigned char> bytes(buffer.bytes());
+                set.buffers->read(i, bytes.data(), bytes.size());
+                if (launch_index == 0) {
+                    result.first[i] = buffer;
+                    result.first[i].data = std::move(bytes);
+                } else {
+                    buffer.data = std::move(bytes);
+                }
+            } else if (launch_index == 1) {
+                result.inputs_after[i].resize(buffer.bytes());
+                set.buffers->read(i, result.inputs_after[i].data(), buffer.bytes());
+            }
+        }
+        if (launch_index == 1) result.d2h_ms = ms_since(d2h_start);
+    }
+
+    if (!settings.timed) return result;
+    if (!device.times_repeats()) {
+        result.timing = summarize_timings(checked_ms);
+        return result;
+    }
+    result.warmup = std::max(0, settings.warmup);
+    for (int i = 0; i < result.warmup; ++i) {
+        BufferSet& set = sets[static_cast<size_t>(i % result.copies)];
+        prepare_outputs(data, initial, set, i);
+        device.launch(kernel, plan.launch, set.pointers, *set.buffers);
+    }
+    std::vector<double> samples;
+    for (int i = 0; i < std::max(1, settings.repeat); ++i) {
+        BufferSet& set = sets[static_cast<size_t>(i % result.copies)];
+        prepare_outputs(data, initial, set, i);
+        result.l2_flushed = device.before_timed_launch(settings.flush_l2);
+        samples.push_back(device.launch(kernel, plan.launch, set.pointers, *set.buffers).ms);
+    }
+    result.timing = summarize_timings(samples);
+    return result;
+}
+
+}  // namespace kplay

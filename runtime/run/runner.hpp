@@ -1,0 +1,46 @@
+// One runner for both devices: two checked launches with different poison, then (timed runs) the
+// warm-ups and timed repeats.
+//
+// Before each checked launch every output is filled with one of its two poison patterns (inout buffers
+// get their input back instead), so an element the kernel never writes holds poison[0] after the first
+// and poison[1] after the second and can never pass. On the emulated device the two launches use
+// buffers placed against their guard pages at opposite edges, so an overrun and an underrun are both
+// caught exactly. After them the inputs are read back: a kernel that writes an `in` buffer is flagged.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "base/timing_stats.hpp"
+#include "run/device.hpp"
+#include "run/plan.hpp"
+#include "tasks/task_data.hpp"
+
+namespace kplay {
+
+struct RunnerSettings {
+    bool timed = true;  // warm-ups and repeats after the checked launches (where the device times repeats)
+    int warmup = 3;
+    int repeat = 20;
+    bool flush_l2 = true;
+    bool rotate_inputs = false;  // inputs that fit in L2 rotate through copies between timed launches
+};
+
+struct RunnerResult {
+    LaunchOutcome failure;  // ok unless a launch failed (a fault the device reports as a value)
+    // By buffer index: each output as the first checked launch left it (inputs left empty). The second
+    // launch's outputs are written into the TaskData's buffers.
+    std::vector<HostBuffer> first;
+    std::vector<std::vector<unsigned char>> inputs_after;  // by index: each input after the launches
+    TimingStats timing;
+    int warmup = 0;
+    int copies = 1;
+    bool l2_flushed = false;
+    double h2d_ms = 0, d2h_ms = 0;
+    std::vector<std::string> printf_lines, warnings;
+    size_t printf_dropped = 0;
+};
+
+RunnerResult run_launches(Device& device, LoadedKernel& kernel, const LaunchPlan& plan, TaskData& data, const RunnerSettings& settings);
+
+}  // namespace kplay

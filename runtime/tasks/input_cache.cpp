@@ -1,0 +1,81 @@
+// Choosing sizes, loading or making the image, and keeping recent input sets.
+#include "tasks/input_cache.hpp"
+#include "spec/task_sizes.hpp"
+
+#include <filesystem>
+
+#include "base/content_hash.hpp"
+#include "base/default_image.hpp"
+#include "base/image_io.hpp"
+#include "tasks/task_inputs.hpp"
+
+namespace kplay {
+
+namespace {
+
+constexpr size_t kMaxEntries = 8;
+constexpr size_t kMaxBytes = 1ull << 30;
+
+size_t bytes_of(const TaskData& data) {
+    size_t bytes = 0;
+    for (const auto& buffer : data.buffers) bytes += buffer.data.size();
+    return bytes;
+}
+
+// An image file is identified by its path, size and modification time, so an edited image reloads.
+std::string file_stamp(const std::string& path) {
+    std::error_code error;
+    const auto size = std::filesystem::file_size(path, error);
+    const auto time = std::filesystem::last_write_time(path, error);
+    return path + "|" + std::to_string(size) + "|" + std::to_string(time.time_since_epoch().count());
+}
+
+std::string declaration_key(const TaskSpec& task) {
+    ContentHasher key;
+    key.add(task.name);
+    for (const auto& buffer : task.buffers)
+        key.add(buffer.name).add(spec_name(buffer.type)).add(buffer.length).add(buffer.init.text).add(std::to_string(buffer.seed.value_or(0)));
+    return key.hex();
+}
+
+}  // namespace
+
+TaskData InputCache::get(const TaskSpec& task, const InputRequest& request, bool cpu, bool bench) {
+    const bool image_file = task.has_image_input() && !request.image_path.empty();
+    std::string size_text = request.size;
+    if (size_text.empty() && bench && !image_file) {
+        const auto& sizes = cpu && !task.sizes.cpu_bench.empty() ? task.sizes.cpu_bench : task.sizes.gpu_bench;
+        if (!sizes.empty()) size_text = size_values_text(sizes.front());
+    }
+    const std::string key = declaration_key(task) + "|" + (image_file ? file_stamp(request.image_path) : "") + "|" + size_text + "|" +
+                            (cpu ? "cpu" : "gpu") + "|" + std::to_string(request.seed);
+    for (const auto& [cached_key, data] : entries_)
+        if (cached_key == key) return *data;
+
+    PlanarImage image;
+    std::string description;
+    if (image_file) {
+        image = load_image(request.image_path);
+        description = request.image_path;
+    }
+    const std::vector<int64_t> sizes = choose_sizes(task, size_text, cpu, image_file ? &image : nullptr);
+    if (task.has_image_input() && !image_file) {
+        const NamedValues values = size_values(task, sizes);
+        image = make_default_image(static_cast<int>(values.at("w")), static_cast<int>(values.at("h")));
+        description = "built-in image";
+    }
+    auto data = std::make_shared<const TaskData>(
+        make_task_inputs(task, sizes, request.seed, task.has_image_input() ? &image : nullptr, description));
+    entries_.insert(entries_.begin(), {key, data});
+    size_t total = 0;
+    for (size_t i = 0; i < entries_.size(); ++i) {
+        total += bytes_of(*entries_[i].second);
+        if (i > 0 && (i >= kMaxEntries || total > kMaxBytes)) {
+            entries_.resize(i);
+            break;
+        }
+    }
+    return *data;
+}
+
+}  // namespace kplay

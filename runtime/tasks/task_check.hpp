@@ -1,0 +1,40 @@
+// The check of one run: every output buffer against the reference (buffer_check), the inputs the
+// kernel must not have written, and, once the further sizes and seeds have run, the overall verdict.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "client/check_report.hpp"
+#include "client/output_view.hpp"
+#include "spec/task_spec.hpp"
+#include "tasks/expected_outputs.hpp"
+#include "tasks/task_data.hpp"
+
+namespace kplay {
+
+struct RunCheckInput {
+    const TaskSpec* task = nullptr;
+    const TaskData* data = nullptr;                // inputs as made; outputs as the second checked launch left them
+    const std::vector<HostBuffer>* first = nullptr;  // by buffer index: outputs as the first checked launch left them
+    const ExpectedOutputs* expected = nullptr;
+    const std::vector<std::vector<unsigned char>>* inputs_after = nullptr;  // by buffer index: inputs after the launches
+    std::optional<double> tolerance;  // replaces each output's leading tolerance
+};
+
+// Checks every output and flags `in` buffers whose bytes changed. Throws InputError when a tolerance
+// expression does not evaluate.
+CheckReport check_run(const RunCheckInput& input);
+
+// The window's view of the task's primary output, by its presentation.
+OutputView primary_output_view(const RunCheckInput& input);
+
+// Whether two runs' outputs are the same byte for byte, buffer by buffer (by index): the second seed
+// asks whether the kernel's outputs changed when the reference's did.
+std::vector<std::string> outputs_that_did_not_change(const TaskSpec& task, const TaskData& first_seed, const TaskData& second_seed,
+                                                     const ExpectedOutputs& first_expected, const ExpectedOutputs& second_expected);
+
+// The overall verdict once check.sizes and check.input_independent are filled: passed and summary.
+void conclude_check(CheckReport& check);
+
+}  // namespace kplay
