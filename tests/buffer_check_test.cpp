@@ -147,7 +147,7 @@ TEST(CheckTolerance, AbsPlusRel) {
     EXPECT_NEAR(pass.max_error_ratio, 0.0009 / 0.0010001, 1e-9);
     const BufferCheck fail = make_case<double>(ElementType::f64, {1, 2, 100.0011}, {1, 2, 100}, rule).check();
     EXPECT_FALSE(fail.passed);
-    EXPECT_EQ(fail.first_bad.text, "y[2] = 100.001, expected 100 (allowed error 0.001)");
+    EXPECT_EQ(fail.first_bad.text, "y[2] = 100.0011, expected 100 (allowed error 0.001)");
     EXPECT_NEAR(fail.first_bad.allowed, 0.0010001, 1e-12);
 }
 
@@ -217,7 +217,7 @@ TEST(CheckUlp, Float32UnitsIncludingAcrossZero) {
     EXPECT_EQ(check.tolerance, 4);
     EXPECT_EQ(check.over_tolerance, 1);
     EXPECT_EQ(check.first_bad.index, 1);
-    EXPECT_EQ(check.first_bad.text, "y[1] = 1, expected 1 (allowed error 4.77e-07 = 4 ulp)");
+    EXPECT_EQ(check.first_bad.text, "y[1] = 1.0000006, expected 1 (allowed error 4.77e-07 = 4 ulp)");
     EXPECT_DOUBLE_EQ(check.max_error_ratio, 1.25);
 }
 

@@ -20,11 +20,12 @@ namespace fs = std::filesystem;
 namespace {
 
 // Flags every build uses. -O2: the emulator's speed comes from compiled code; -g1: line tables, so a
-// fault's address maps to the user's line; -fno-math-errno: sqrt becomes an instruction;
+// fault's address maps to the user's line; -gdwarf-4: Debian 12's addr2line misreads DWARF 5's file
+// numbers and names the compiler's temporary file instead of the #line one; -fno-math-errno: sqrt becomes an instruction;
 // -fno-delete-null-pointer-checks: address 0 is an address, so a null store faults as on a GPU.
 const std::vector<std::string>& base_flags() {
     static const std::vector<std::string> flags = {
-        "-std=c++17", "-O2", "-g1", "-fPIC", "-shared", "-nostdlib", "-fvisibility=hidden", "-fno-exceptions",
+        "-std=c++17", "-O2", "-g1", "-gdwarf-4", "-fPIC", "-shared", "-nostdlib", "-fvisibility=hidden", "-fno-exceptions",
         "-fno-rtti", "-fno-math-errno", "-fno-delete-null-pointer-checks", "-fno-stack-protector", "-fno-plt", "-w", "-x", "c++"};
     return flags;
 }

@@ -18,11 +18,12 @@ namespace {
 // Hosted, unlike an emulated kernel: the standard library and exceptions are linked normally.
 // -nostartfiles: without crtbegin there is no frame_dummy constructor, so any .init_array is the
 // user's and can be refused; -z defs: a name the reference never defined is a link error with its
-// name, not a refusal at load; -fno-delete-null-pointer-checks: a null store faults, as on a GPU.
+// name, not a refusal at load; -fno-delete-null-pointer-checks: a null store faults, as on a GPU;
+// -gdwarf-4: see host_compiler.cpp (addr2line and DWARF 5's file numbers).
 const std::vector<std::string>& reference_flags() {
     // clang-format off
     static const std::vector<std::string> flags = {
-        "-std=c++17", "-O2", "-g1", "-fPIC", "-shared", "-fvisibility=hidden", "-nostartfiles", "-fno-plt",
+        "-std=c++17", "-O2", "-g1", "-gdwarf-4", "-fPIC", "-shared", "-fvisibility=hidden", "-nostartfiles", "-fno-plt",
         "-fno-math-errno", "-fno-delete-null-pointer-checks", "-Wl,-z,defs", "-w", "-DKPLAY_REFERENCE", "-x", "c++"};
     // clang-format on
     return flags;

@@ -113,6 +113,7 @@ RunReport Engine::run(const RunRequest& request) {
     } catch (const ReferenceError& error) {
         report.error = error.what();
         report.error_code = error.code();
+        report.error_line = error.line();
         report.stage = Stage::reference;
     } catch (const InputError& error) {
         report.error = error.what();

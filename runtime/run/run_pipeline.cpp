@@ -217,6 +217,10 @@ private:
         };
         stage(Stage::inputs);
         progress(Phase::cpu);
+        if (main) {  // the window picks its view from the task, whether or not the arrays are kept
+            report_.view.kind = spec_.task.presentation.output;
+            if (const BufferSpec* primary = spec_.task.primary_output()) report_.view.buffer = primary->name;
+        }
         const auto inputs_start = std::chrono::steady_clock::now();
         run.data = services_.inputs.get(spec_.task, inputs, device_->emulated(), request_.bench_sizes);
         if (main) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -307,8 +308,17 @@ void validate(const BufferCheckInput& input) {
 
 bool is_2d(const HostBuffer& buffer) { return buffer.shape.size() == 2; }
 
-std::string value_text(double value, ElementType type) {
+// Values as the user reads them: integers whole; floats to 6 digits, or for a single value (a scalar
+// result, where the last digits are the whole story) to the precision of its type.
+std::string value_text(double value, ElementType type, bool full = false) {
     if (!is_floating(type) && std::isfinite(value)) return number_text(value, "%.0f");
+    if (full && std::isfinite(value)) {
+        // The shortest text that reads back as the same value of the buffer's type: 100.0011, not 100.00109999999999.
+        char text[48];
+        const auto end = type == ElementType::f64 ? std::to_chars(text, text + sizeof text, value).ptr
+                                                  : std::to_chars(text, text + sizeof text, static_cast<float>(value)).ptr;
+        return std::string(text, end);
+    }
     return number_text(value);
 }
 
@@ -328,9 +338,9 @@ std::string allowed_text(const Rule& rule, const ElementResult& e) {
 std::string plain_bad_text(const std::string& name, const Rule& rule, ElementType type, const ElementResult& e) {
     if (e.unwritten) return name + " was never written";
     if (e.passed)
-        return name + " differs between two runs: " + value_text(e.first, type) + " then " + value_text(e.got, type) +
-               " (expected " + value_text(e.ref, type) + ")";
-    return name + " = " + value_text(e.got, type) + ", expected " + value_text(e.ref, type) + " (" + allowed_text(rule, e) + ")";
+        return name + " differs between two runs: " + value_text(e.first, type, true) + " then " + value_text(e.got, type, true) +
+               " (expected " + value_text(e.ref, type, true) + ")";
+    return name + " = " + value_text(e.got, type, true) + ", expected " + value_text(e.ref, type, true) + " (" + allowed_text(rule, e) + ")";
 }
 
 std::string pixel_bad_text(const HostBuffer& buffer, ElementType type, const ElementResult& e, size_t i) {
@@ -376,7 +386,7 @@ std::string scalar_summary(const BufferCheck& check, const BufferCheckInput& inp
     if (!check.passed) return "FAIL: " + plain_bad_text(name, rule, input.spec->type, e);
     const ElementType type = input.spec->type;
     const std::string how = rule.kind == CheckKind::exact ? "exact" : within(rule);
-    return "PASS: " + name + " = " + value_text(e.got, type) + ", expected " + value_text(e.ref, type) + " (" + how + ")" +
+    return "PASS: " + name + " = " + value_text(e.got, type, true) + ", expected " + value_text(e.ref, type, true) + " (" + how + ")" +
            (check.nondeterministic ? "; it varies between runs, within the tolerance (the order of atomic additions)" : "");
 }
 

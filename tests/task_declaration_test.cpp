@@ -1,0 +1,225 @@
+// Tasks declared in the kernel file: what each line means, what is filled in by default, and the exact
+// message for each mistake (with its line), including a missing or mismatched host reference.
+#include <gtest/gtest.h>
+
+#include "base/error.hpp"
+#include "spec/kernel_spec.hpp"
+#include "spec/task_declaration.hpp"
+
+using namespace kplay;
+
+namespace {
+
+const char* const kVectorAdd =
+    "// kplay-sizes: n default=4096 cpu=1000 test=1,1000,1025 bench=67108864\n"
+    "// kplay-buffer: a f32[n] in init=uniform(-1, 1)\n"
+    "// kplay-buffer: b f32[n] in init=normal(0,2) seed=7\n"
+    "// kplay-buffer: c f32[n] out check=exact\n"
+    "// kplay-cost: bytes=12*n ceiling=copy\n"
+    "__global__ void vector_add(const float* a, const float* b, float* c, int n) {}\n"
+    "#ifdef KPLAY_REFERENCE\n"
+    "void kplay_reference(const float* a, const float* b, float* c, int n) {}\n"
+    "#endif\n";
+
+std::string declaration_error(const std::string& source, const std::string& path = "tasks/mine.cu") {
+    try {
+        parse_task_declaration(source, path);
+    } catch (const InputError& error) {
+        return error.what();
+    }
+    return "(no error)";
+}
+
+std::string spec_error(const std::string& source, const std::string& path = "tasks/mine.cu") {
+    try {
+        resolve_kernel_spec(source, path);
+    } catch (const InputError& error) {
+        return error.what();
+    }
+    return "(no error)";
+}
+
+std::string with_reference(const std::string& declaration, const std::string& kernel, const std::string& reference) {
+    return declaration + kernel + "\n#ifdef KPLAY_REFERENCE\n" + reference + "\n#endif\n";
+}
+
+const char* const kSum =
+    "// kplay-sizes: n default=1024\n"
+    "// kplay-buffer: x f32[n] in\n"
+    "// kplay-buffer: total f32[1] out init=zero check=rel:1e-6*sqrt(n)\n";
+
+}  // namespace
+
+TEST(TaskDeclaration, AFileWithoutTaskLinesDeclaresNone) {
+    EXPECT_FALSE(parse_task_declaration("// kplay: task=matmul\n__global__ void k() {}\n", "x.cu").has_value());
+}
+
+TEST(TaskDeclaration, ReadsSizesBuffersCostAndDefaults) {
+    std::vector<std::string> notes;
+    const auto task = parse_task_declaration(kVectorAdd, "kernels/vector_add.cu", &notes);
+    ASSERT_TRUE(task.has_value());
+    EXPECT_EQ(task->name, "vector_add");  // the file's stem
+    EXPECT_FALSE(task->builtin);
+    EXPECT_EQ(task->declaration_line, 1);
+    EXPECT_EQ(task->sizes.names, std::vector<std::string>{"n"});
+    EXPECT_EQ(task->sizes.gpu_default, std::vector<int64_t>{4096});
+    EXPECT_EQ(task->sizes.cpu_default, std::vector<int64_t>{1000});
+    EXPECT_EQ(task->sizes.test, (std::vector<std::vector<int64_t>>{{1}, {1000}, {1025}}));
+    EXPECT_EQ(task->sizes.gpu_bench, (std::vector<std::vector<int64_t>>{{67108864}}));
+    EXPECT_EQ(task->sizes.cpu_bench, (std::vector<std::vector<int64_t>>{{1000}}));  // the CPU default when not given
+    ASSERT_EQ(task->buffers.size(), 3u);
+    const BufferSpec& a = task->buffers[0];
+    EXPECT_EQ(a.type, ElementType::f32);
+    EXPECT_EQ(a.length, "n");
+    EXPECT_EQ(a.role, BufferRole::in);
+    EXPECT_EQ(a.init.kind, InitKind::uniform);
+    EXPECT_EQ(a.init.params, (std::vector<std::string>{"-1", "1"}));
+    EXPECT_EQ(a.line, 2);
+    EXPECT_EQ(task->buffers[1].seed.value_or(0), 7u);
+    EXPECT_EQ(task->buffers[2].check.kind, CheckKind::exact);
+    EXPECT_EQ(task->cost.bytes, "12*n");
+    EXPECT_EQ(task->cost.ceiling, CeilingKind::copy);
+    EXPECT_EQ(task->reference.kind, ReferenceKind::host);
+    EXPECT_EQ(task->reference.function, "kplay_reference");
+    EXPECT_EQ(task->presentation.output, OutputKind::series);
+    EXPECT_EQ(task->presentation.rate, RateUnit::bytes);
+    EXPECT_TRUE(notes.empty());
+}
+
+TEST(TaskDeclaration, DefaultsForChecksCostAndViews) {
+    std::vector<std::string> notes;
+    const auto task = parse_task_declaration(
+        "// kplay-sizes: R,C default=64x32\n"
+        "// kplay-buffer: x f32[R*C] in\n"
+        "// kplay-buffer: y f32[R*C] out shape=R,C\n"
+        "// kplay-buffer: counts u32[C] out\n",
+        "02_rows.cu", &notes);
+    ASSERT_TRUE(task.has_value());
+    EXPECT_EQ(task->buffers[1].check.text, "rel:1e-5,abs:1e-6");  // floats: a relative tolerance
+    EXPECT_EQ(task->buffers[2].check.kind, CheckKind::exact);     // integers: exact
+    EXPECT_EQ(task->cost.bytes, "4*(R*C)+4*(R*C)+4*(C)");         // every buffer moved once
+    EXPECT_EQ(task->presentation.output, OutputKind::matrix);     // the primary output has a 2D shape
+    EXPECT_EQ(notes.size(), 4u);  // x's init, y's check, counts' check, the cost
+    const auto scalar = parse_task_declaration(kSum, "sum.cu");
+    ASSERT_TRUE(scalar.has_value());
+    EXPECT_EQ(scalar->presentation.output, OutputKind::scalar);
+    EXPECT_TRUE(scalar->buffers[1].prefill);
+    EXPECT_EQ(scalar->buffers[1].init.kind, InitKind::constant);
+    EXPECT_EQ(scalar->buffers[1].check.rel, "1e-6*sqrt(n)");
+}
+
+TEST(TaskDeclaration, TheTaskLineNamesAReferenceAViewAndAnExtent) {
+    const auto task = parse_task_declaration(
+        "// kplay-task: name=softmax reference=naive.cu:softmax_naive view=matrix rate=flops extent=R coverage=per-thread\n"
+        "// kplay-sizes: R,C default=8x4\n// kplay-buffer: x f32[R*C] in\n// kplay-buffer: y f32[R*C] out\n",
+        "any/03_step.cu");
+    ASSERT_TRUE(task.has_value());
+    EXPECT_EQ(task->name, "softmax");
+    EXPECT_EQ(task->reference.kind, ReferenceKind::kernel);
+    EXPECT_EQ(task->reference.file, "naive.cu");
+    EXPECT_EQ(task->reference.kernel, "softmax_naive");
+    EXPECT_EQ(task->presentation.output, OutputKind::matrix);
+    EXPECT_EQ(task->presentation.rate, RateUnit::flops);
+    EXPECT_EQ(task->presentation.coverage, CoverageKind::per_thread_work);
+    EXPECT_EQ(task->extent_1d, "R");
+    // Without a name, a numbered ladder step takes its folder's name.
+    EXPECT_EQ(parse_task_declaration("// kplay-sizes: n default=4\n// kplay-buffer: y f32[n] out\n", "reduction/03_warp.cu")->name,
+              "reduction");
+}
+
+TEST(TaskDeclaration, ExactMessagesForMistakes) {
+    // An unknown element type.
+    EXPECT_EQ(declaration_error("// kplay-sizes: n default=8\n// kplay-buffer: x f8[n] in\n"),
+              "mine.cu:2: kplay-buffer 'x': unknown element type 'f8' (known: u8, i32, u32, f16, f32, f64)");
+    // A size expression with an unknown name.
+    EXPECT_EQ(declaration_error("// kplay-sizes: R,C default=8x4\n// kplay-buffer: x f32[R*Q] in\n"),
+              "mine.cu:2: kplay-buffer 'x': length 'R*Q': unknown name 'Q' (known: C, R) at position 3 in 'R*Q'");
+    // A buffer without a role.
+    EXPECT_EQ(declaration_error("// kplay-sizes: n default=8\n// kplay-buffer: x f32[n] init=normal(0,1)\n"),
+              "mine.cu:2: kplay-buffer 'x': has no role: write in, out or inout after its type, e.g. 'x f32[n] in'");
+    EXPECT_EQ(declaration_error("// kplay-sizes: n default=8\n// kplay-buffer: x f32 in\n"),
+              "mine.cu:2: kplay-buffer 'x': write its element type and length as TYPE[LENGTH], e.g. f32[n]");
+    EXPECT_EQ(declaration_error("// kplay-sizes: n default=8\n// kplay-buffer: x f32[n] in colour=red\n"),
+              "mine.cu:2: kplay-buffer 'x': unknown key 'colour' (keys: init, seed, shape, check)");
+    EXPECT_EQ(declaration_error("// kplay-sizes: n default=8\n// kplay-buffer: x f32[n] in init=gauss(0,1)\n"),
+              "mine.cu:2: kplay-buffer 'x': unknown init 'gauss' (known: uniform, normal, randint, iota, constant, image)");
+    EXPECT_NE(declaration_error("// kplay-sizes: n default=8\n// kplay-buffer: x f32[n] in init=constant(0)\n// kplay-buffer: y f32[n] out\n")
+                  .find("would make the input all zeros"),
+              std::string::npos);
+    EXPECT_EQ(declaration_error("// kplay-sizes: n default=8\n// kplay-buffer: y f32[n] out check=close\n"),
+              "mine.cu:2: kplay-buffer 'y': check=close: a check is exact, none, abs:X, rel:X, rel:X,abs:Y or ulp:N");
+    EXPECT_NE(declaration_error("// kplay-sizes: n default=8\n// kplay-buffer: y f32[n] out init=uniform\n").find("init=zero or init=constant(v)"),
+              std::string::npos);
+    EXPECT_EQ(declaration_error("// kplay-sizes: M,N default=8\n// kplay-buffer: y f32[M] out\n"),
+              "mine.cu:1: kplay-sizes: default=8 gives 1 value, but the sizes are M, N: give one per size, like 64x64");
+    EXPECT_EQ(declaration_error("// kplay-sizes: n test=1\n// kplay-buffer: y f32[n] out\n"),
+              "mine.cu:1: kplay-sizes: kplay-sizes needs default=... (the sizes a run uses when none are given)");
+    EXPECT_EQ(declaration_error("// kplay-sizes: n default=8\n// kplay-buffer: x f32[n] in\n"),
+              "mine.cu:1: the task has no checked output: give a buffer the role out or inout");
+    EXPECT_EQ(declaration_error("// kplay-sizes: n default=8\n// kplay-buffr: y f32[n] out\n"),
+              "mine.cu:2: unknown line 'kplay-buffr:' (known: kplay-task, kplay-sizes, kplay-buffer, kplay-cost)");
+    EXPECT_EQ(declaration_error("// kplay-sizes: n default=8\n// kplay-buffer: y f32[n] out\n// kplay-cost: ceiling=gpu\n"),
+              "mine.cu:3: kplay-cost: unknown ceiling 'gpu' (known: copy, read-only, cublas, none)");
+    EXPECT_NE(declaration_error("// kplay-sizes: n default=8\n// kplay-buffer: y f32[n] out\n// kplay-cost: ceiling=cublas\n")
+                  .find("ceiling=cublas needs gemm=A,B,C,M,N,K"),
+              std::string::npos);
+    EXPECT_EQ(declaration_error("// kplay-sizes: w,h default=8x8\n// kplay-buffer: img f32[3*w*h] in init=image(planar)\n"
+                                "// kplay-buffer: y f32[w*h] out\n"),
+              "mine.cu:2: kplay-buffer 'img': an image input holds bytes: make it u8");
+}
+
+TEST(TaskDeclaration, AMissingReferenceSaysWhatToWrite) {
+    const std::string message = spec_error("// kplay-sizes: n default=8\n// kplay-buffer: y f32[n] out\n__global__ void k(float* y, int n) {}\n");
+    EXPECT_EQ(message,
+              "mine.cu: no reference for task mine: kplay checks the kernel against it. Add a host function `void kplay_reference(...)` "
+              "taking the kernel's arguments, under `#ifdef KPLAY_REFERENCE` (NVRTC skips it), or name a trusted kernel with "
+              "'// kplay-task: reference=FILE.cu:KERNEL'.");
+    // Outside the guard NVRTC would compile it too.
+    EXPECT_EQ(spec_error("// kplay-sizes: n default=8\n// kplay-buffer: y f32[n] out\n__global__ void k(float* y, int n) {}\n"
+                         "void kplay_reference(float* y, int n) {}\n"),
+              "mine.cu:4: kplay_reference is not under `#ifdef KPLAY_REFERENCE`, so NVRTC would compile it too; wrap it in #ifdef "
+              "KPLAY_REFERENCE ... #endif.");
+}
+
+TEST(TaskDeclaration, AReferenceWhoseSignatureDiffersIsAnExactMessage) {
+    const std::string declaration = "// kplay-sizes: n default=8\n// kplay-buffer: x f32[n] in\n// kplay-buffer: y f32[n] out\n";
+    const std::string kernel = "__global__ void scale(const float* x, float* y, int n) {}";
+    EXPECT_EQ(spec_error(with_reference(declaration, kernel, "void kplay_reference(const float* x, float* y) {}")),
+              "mine.cu:6: the reference kplay_reference takes 2 parameters, but kernel scale takes 3 (x, y, n): the reference is called "
+              "with the kernel's arguments.");
+    EXPECT_EQ(spec_error(with_reference(declaration, kernel, "void kplay_reference(const float* x, float* y, int* n) {}")),
+              "mine.cu:6: the reference kplay_reference: parameter 3 ('int* n') is a pointer, but the kernel's ('int n') is a value.");
+    EXPECT_EQ(spec_error(with_reference(declaration, kernel, "void kplay_reference(const double* x, float* y, int n) {}")),
+              "mine.cu:6: the reference kplay_reference: parameter 1 ('const double* x') has type 'double*', but the kernel's ('const "
+              "float* x') has 'float*'.");
+    // const and __restrict__ do not change how an argument is passed.
+    EXPECT_EQ(spec_error(with_reference(declaration, "__global__ void scale(const float* __restrict__ x, float* y, int n) {}",
+                                        "void kplay_reference(float* x, float* y, const int n) {}")),
+              "(no error)");
+}
+
+TEST(TaskDeclaration, ArgumentsAreInferredFromParameterNames) {
+    const KernelSpec spec = resolve_kernel_spec(kVectorAdd, "kernels/vector_add.cu");
+    EXPECT_EQ(spec.task.name, "vector_add");
+    EXPECT_EQ(spec.args, (std::vector<std::string>{"a", "b", "c", "n"}));
+    EXPECT_EQ(spec.launch_dims, 1);
+    EXPECT_EQ(spec.block, std::vector<std::string>{"256"});
+    ASSERT_TRUE(spec.reference_function.has_value());
+    EXPECT_EQ(spec.reference_function->line, 8);
+    EXPECT_EQ(spec_error(with_reference("// kplay-sizes: n default=8\n// kplay-buffer: y f32[n] out\n",
+                                        "__global__ void k(float* y, int count) {}", "void kplay_reference(float* y, int count) {}")),
+              "mine.cu: cannot infer the arguments of k: its parameter 'count' is neither a buffer (y) nor a size (n). Name the "
+              "parameters after them, or add '// kplay: args=...'.");
+}
+
+TEST(TaskDeclaration, ABuiltInNameAndADeclarationDoNotMix) {
+    EXPECT_NE(spec_error(std::string("// kplay: task=matmul\n") + kVectorAdd).find("declares its own task (line 2)"), std::string::npos);
+    EXPECT_NE(spec_error("// kplay: task=reduction\n__global__ void k(float* x) {}\n").find("unknown task 'reduction' (built in: grayscale, "
+                                                                                          "matmul). To declare your own"),
+              std::string::npos);
+}
+
+TEST(TaskDeclaration, RequiresIsKept) {
+    const KernelSpec spec = resolve_kernel_spec(std::string("// kplay: requires=n%4==0 && n>=4\n") + kVectorAdd, "vector_add.cu");
+    EXPECT_EQ(spec.requirement, "n%4==0&&n>=4");  // an annotation value's tokens are joined
+}

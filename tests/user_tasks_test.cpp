@@ -1,0 +1,280 @@
+// Tasks a user declares in the kernel file, end to end on the emulated CPU device: a vector add, a sum
+// reduction with atomics, a row softmax, f16 and in-place buffers, a trusted reference kernel; the
+// checks that catch cheating and luck (an input written, an input ignored, edge sizes, `requires`);
+// and references that crash, hang or reach for the system, each reported as the reference's fault.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "run/engine.hpp"
+#include "test_support.hpp"
+
+namespace kplay {
+namespace {
+
+namespace fs = std::filesystem;
+
+class UserTasks : public ::testing::Test {
+protected:
+    RunReport run(const std::string& name, const std::string& source, const std::string& size = "") {
+        const fs::path file = dir_.write(name, source);
+        RunRequest request;
+        request.kernel_path = file;
+        request.inputs.size = size;
+        request.emulate = true;
+        request.emulation_timeout_s = 30;
+        request.reference_timeout_s = reference_timeout_;
+        return engine_.run(request);
+    }
+    test::TempDir dir_;
+    Engine engine_{[this] {
+        EngineConfig config = default_engine_config();
+        config.cache_dir = dir_.path() / "cache";
+        return config;
+    }()};
+    double reference_timeout_ = 30;
+};
+
+const char* const kVectorAdd = R"(// kplay-sizes: n default=100000 test=1,1000,1025
+// kplay-buffer: a f32[n] in init=uniform(-1,1)
+// kplay-buffer: b f32[n] in init=uniform(-1,1)
+// kplay-buffer: c f32[n] out check=exact
+// kplay-cost: bytes=12*n ceiling=copy
+__global__ void vector_add(const float* a, const float* b, float* c, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] + b[i];
+}
+#ifdef KPLAY_REFERENCE
+void kplay_reference(const float* a, const float* b, float* c, int n) {
+    for (int i = 0; i < n; ++i) c[i] = a[i] + b[i];
+}
+#endif
+)";
+
+// The same task with another kernel body (and the same reference).
+std::string vector_add_with(const std::string& body) {
+    std::string source = kVectorAdd;
+    const std::string original = "if (i < n) c[i] = a[i] + b[i];";
+    source.replace(source.find(original), original.size(), body);
+    return source;
+}
+
+TEST_F(UserTasks, AVectorAddPassesAtEverySize) {
+    const RunReport report = run("vector_add.cu", kVectorAdd);
+    ASSERT_TRUE(report.ok()) << report.stage << ": " << report.error;
+    EXPECT_TRUE(report.check.passed) << report.check.summary;
+    EXPECT_EQ(report.task, "vector_add");
+    EXPECT_EQ(report.sizes, "100000");
+    ASSERT_EQ(report.check.buffers.size(), 1u);
+    EXPECT_EQ(report.check.buffers[0].elements, 100000);
+    EXPECT_EQ(report.check.reference, "host function kplay_reference (sandboxed)");
+    // The three test sizes and a second seed, each checked in full.
+    ASSERT_EQ(report.check.sizes.size(), 4u);
+    EXPECT_EQ(report.check.sizes[0].sizes, "1");
+    EXPECT_EQ(report.check.sizes[3].sizes, "1 (seed 2)");
+    for (const auto& size : report.check.sizes) EXPECT_TRUE(size.passed) << size.sizes << ": " << size.summary;
+    EXPECT_DOUBLE_EQ(report.bytes, 12.0 * 100000);
+    EXPECT_EQ(report.view.kind, OutputKind::series);
+}
+
+TEST_F(UserTasks, AKernelWithoutABoundsCheckFailsAtAnEdgeSize) {
+    // At a size that is a multiple of the block no thread strays; at 100000 (390 blocks and 160) the
+    // last block's extra threads read past the end, which the emulated device's guard page stops.
+    const RunReport report = run("vector_add.cu", vector_add_with("c[i] = a[i] + b[i];"), "1024");
+    ASSERT_TRUE(report.ok()) << report.error;
+    EXPECT_TRUE(report.check.passed);
+    const RunReport edges = run("vector_add.cu", vector_add_with("c[i] = a[i] + b[i];"));
+    EXPECT_FALSE(edges.ok());
+    EXPECT_EQ(edges.error_code, "CUDA_ERROR_ILLEGAL_ADDRESS");
+    EXPECT_NE(edges.error.find("past the end of"), std::string::npos) << edges.error;
+}
+
+TEST_F(UserTasks, AKernelThatWritesItsInputIsFlagged) {
+    const RunReport report = run("vector_add.cu", vector_add_with("if (i < n) { c[i] = a[i] + b[i]; const_cast<float*>(a)[i] = 0; }"));
+    ASSERT_TRUE(report.ok()) << report.error;
+    EXPECT_FALSE(report.check.passed);
+    EXPECT_EQ(report.check.overwritten_inputs, std::vector<std::string>{"a"});
+    EXPECT_NE(report.check.summary.find("wrote to its input 'a'"), std::string::npos) << report.check.summary;
+}
+
+TEST_F(UserTasks, AKernelThatIgnoresItsInputIsFlagged) {
+    const RunReport report = run("vector_add.cu", vector_add_with("if (i < n) c[i] = 0.25f;"));
+    ASSERT_TRUE(report.ok()) << report.error;
+    EXPECT_FALSE(report.check.passed);
+    EXPECT_EQ(report.check.input_independent, std::vector<std::string>{"c"});
+}
+
+TEST_F(UserTasks, ASumReductionWithAtomicsPasses) {
+    const RunReport report = run("sum.cu", R"(// kplay-sizes: n default=20000 test=1,1000,1025
+// kplay-buffer: x f32[n] in init=uniform(0,1)
+// kplay-buffer: total f32[1] out init=zero check=rel:1e-6*sqrt(n),abs:1e-6
+// kplay-cost: bytes=4*n ceiling=read-only
+__global__ void block_sum(const float* x, float* total, int n) {
+    __shared__ float partial[256];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    partial[threadIdx.x] = i < n ? x[i] : 0.0f;
+    __syncthreads();
+    for (int stride = blockDim.x / 2; stride > 0; stride /= 2) {
+        if (threadIdx.x < stride) partial[threadIdx.x] += partial[threadIdx.x + stride];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) atomicAdd(total, partial[0]);
+}
+#ifdef KPLAY_REFERENCE
+void kplay_reference(const float* x, float* total, int n) {
+    double sum = 0;
+    for (int i = 0; i < n; ++i) sum += x[i];
+    *total = static_cast<float>(sum);
+}
+#endif
+)");
+    ASSERT_TRUE(report.ok()) << report.stage << ": " << report.error;
+    EXPECT_TRUE(report.check.passed) << report.check.summary;
+    EXPECT_EQ(report.view.kind, OutputKind::scalar);
+    EXPECT_NEAR(report.check.buffers.at(0).first_bad.index, -1, 0);
+    for (const auto& size : report.check.sizes) EXPECT_TRUE(size.passed) << size.sizes << ": " << size.summary;
+}
+
+TEST_F(UserTasks, ARowSoftmaxPasses) {
+    const RunReport report = run("softmax.cu", R"(// kplay: block=64 grid=cdiv(R,64)
+// kplay-sizes: R,C default=300x100 test=1x1,3x1000,33x17
+// kplay-buffer: x f32[R*C] in init=normal(0,3)
+// kplay-buffer: y f32[R*C] out shape=R,C check=rel:1e-5,abs:1e-7
+// kplay-cost: bytes=8*R*C flops=5*R*C ceiling=copy
+__global__ void softmax_rows(const float* x, float* y, int R, int C) {
+    int row = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row >= R) return;
+    const float* in = x + (long)row * C;
+    float top = in[0];
+    for (int j = 1; j < C; ++j) top = fmaxf(top, in[j]);
+    float sum = 0;
+    for (int j = 0; j < C; ++j) sum += expf(in[j] - top);
+    for (int j = 0; j < C; ++j) y[(long)row * C + j] = expf(in[j] - top) / sum;
+}
+#ifdef KPLAY_REFERENCE
+#include <cmath>
+void kplay_reference(const float* x, float* y, int R, int C) {
+    for (int r = 0; r < R; ++r) {
+        double top = x[r * C];
+        for (int j = 1; j < C; ++j) top = std::fmax(top, x[r * C + j]);
+        double sum = 0;
+        for (int j = 0; j < C; ++j) sum += std::exp(x[r * C + j] - top);
+        for (int j = 0; j < C; ++j) y[r * C + j] = static_cast<float>(std::exp(x[r * C + j] - top) / sum);
+    }
+}
+#endif
+)");
+    ASSERT_TRUE(report.ok()) << report.stage << ": " << report.error;
+    EXPECT_TRUE(report.check.passed) << report.check.summary << " " << report.check.first_bad;
+    EXPECT_EQ(report.view.kind, OutputKind::matrix);
+    EXPECT_EQ(report.check.sizes.size(), 4u);
+    EXPECT_DOUBLE_EQ(report.flops, 5.0 * 300 * 100);
+}
+
+TEST_F(UserTasks, HalfAndInPlaceBuffers) {
+    const RunReport half = run("scale_half.cu", R"(// kplay-sizes: n default=4000 test=1,33
+// kplay-buffer: x f16[n] in init=uniform(-2,2)
+// kplay-buffer: y f16[n] out check=exact
+#include <cuda_fp16.h>
+__global__ void twice(const __half* x, __half* y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = __float2half(2.0f * __half2float(x[i]));
+}
+#ifdef KPLAY_REFERENCE
+void kplay_reference(const __half* x, __half* y, int n) {
+    for (int i = 0; i < n; ++i) y[i] = __float2half(2.0f * __half2float(x[i]));
+}
+#endif
+)");
+    ASSERT_TRUE(half.ok()) << half.stage << ": " << half.error;
+    EXPECT_TRUE(half.check.passed) << half.check.summary;
+
+    const RunReport in_place = run("scale_in_place.cu", R"(// kplay-sizes: n default=5000 test=1,777
+// kplay-buffer: v i32[n] inout init=randint(-100,100)
+__global__ void negate(int* v, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) v[i] = -v[i];
+}
+#ifdef KPLAY_REFERENCE
+void kplay_reference(int* v, int n) {
+    for (int i = 0; i < n; ++i) v[i] = -v[i];
+}
+#endif
+)");
+    ASSERT_TRUE(in_place.ok()) << in_place.stage << ": " << in_place.error;
+    EXPECT_TRUE(in_place.check.passed) << in_place.check.summary;  // each launch starts from the input again
+}
+
+TEST_F(UserTasks, ATrustedKernelCanBeTheReference) {
+    dir_.write("naive.cu", "// kplay: grid=1 block=1\n__global__ void add_naive(const float* a, const float* b, float* c, int n) {\n"
+                           "    for (int i = 0; i < n; ++i) c[i] = a[i] + b[i];\n}\n");
+    std::string source = vector_add_with("if (i < n) c[i] = b[i] + a[i];");
+    source = "// kplay: kernel=vector_add\n// kplay-task: reference=naive.cu:add_naive\n" +
+             source.substr(0, source.find("#ifdef KPLAY_REFERENCE"));
+    const RunReport report = run("vector_add.cu", source);
+    ASSERT_TRUE(report.ok()) << report.stage << ": " << report.error;
+    EXPECT_TRUE(report.check.passed) << report.check.summary;
+    EXPECT_NE(report.check.reference.find("trusted kernel add_naive"), std::string::npos) << report.check.reference;
+}
+
+TEST_F(UserTasks, RequiresSkipsTheSizesItRulesOut) {
+    const RunReport report = run("vector_add.cu", "// kplay: requires=n%4==0\n" + std::string(kVectorAdd));
+    ASSERT_TRUE(report.ok()) << report.error;
+    EXPECT_TRUE(report.check.passed) << report.check.summary;
+    ASSERT_GE(report.check.sizes.size(), 3u);
+    EXPECT_TRUE(report.check.sizes[0].skipped);  // n = 1
+    EXPECT_NE(report.check.sizes[0].summary.find("requires n%4==0"), std::string::npos) << report.check.sizes[0].summary;
+    EXPECT_FALSE(report.check.sizes[1].skipped);  // n = 1000
+    EXPECT_TRUE(report.check.sizes[2].skipped);   // n = 1025
+    const RunReport refused = run("vector_add.cu", "// kplay: requires=n%4==0\n" + std::string(kVectorAdd), "1001");
+    EXPECT_EQ(refused.stage, Stage::launch);
+    EXPECT_NE(refused.error.find("this kernel requires n%4==0"), std::string::npos) << refused.error;
+}
+
+// A reference's faults are the reference's: reported before any kernel runs.
+std::string vector_add_reference(const std::string& body) {
+    std::string source = kVectorAdd;
+    const std::string original = "for (int i = 0; i < n; ++i) c[i] = a[i] + b[i];";
+    source.replace(source.find(original), original.size(), body);
+    return source;
+}
+
+TEST_F(UserTasks, AReferenceThatSegfaultsIsReportedAsTheReferences) {
+    const RunReport report = run("vector_add.cu", vector_add_reference("for (int i = 0; i <= n; ++i) c[i] = a[i] + b[i];"));
+    EXPECT_EQ(report.stage, Stage::reference);
+    // It reads a[n] before it writes c[n]: the guard page after 'a' stops it, at its line.
+    const std::string where = dir_.path().filename().string() + "/vector_add.cu:12";
+    EXPECT_EQ(report.error, "The host reference kplay_reference failed: the reference read 1 element past the end of 'a' (100000 floats) at " +
+                                where)
+        << report.error;
+    EXPECT_EQ(report.error_line, 12);
+    EXPECT_EQ(report.kernel_ms.count, 0);  // nothing was launched
+}
+
+TEST_F(UserTasks, AReferenceThatLoopsForeverIsStopped) {
+    reference_timeout_ = 2;
+    const RunReport report = run("vector_add.cu", vector_add_reference("for (volatile int i = 0; i < 1; i *= 1) {}"));
+    EXPECT_EQ(report.stage, Stage::reference);
+    EXPECT_EQ(report.error_code, "KPLAY_TIMEOUT");
+    EXPECT_NE(report.error.find("did not finish within 2 s and was stopped"), std::string::npos) << report.error;
+}
+
+TEST_F(UserTasks, AReferenceThatCallsSystemIsRefused) {
+    const fs::path marker = dir_.path() / "reached";
+    std::string source = vector_add_reference("system(\"touch " + marker.string() + "\");");
+    source.replace(source.find("#ifdef KPLAY_REFERENCE\n"), 23, "#ifdef KPLAY_REFERENCE\n#include <cstdlib>\n");
+    const RunReport report = run("vector_add.cu", source);
+    EXPECT_EQ(report.stage, Stage::reference);
+    EXPECT_NE(report.error.find("refused to load the host reference: it calls 'system'"), std::string::npos) << report.error;
+    EXPECT_FALSE(fs::exists(marker));
+}
+
+TEST_F(UserTasks, AMissingReferenceStopsAtTheSpec) {
+    const std::string source = std::string(kVectorAdd).substr(0, std::string(kVectorAdd).find("#ifdef"));
+    const RunReport report = run("vector_add.cu", source);
+    EXPECT_EQ(report.stage, Stage::spec);
+    EXPECT_NE(report.error.find("no reference for task vector_add"), std::string::npos) << report.error;
+}
+
+}  // namespace
+}  // namespace kplay
