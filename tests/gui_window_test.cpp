@@ -259,3 +259,94 @@ TEST(GuiWindow, EmulatedDeviceShowsPrintfAndBoundsFaultsWithTheirLine) {
     std::sort(lines.begin(), lines.end());
     EXPECT_EQ(lines, (std::vector<std::string>{"[block (0,0,0) thread (0,0,0)] block 0 here", "[block (1,0,0) thread (0,0,0)] block 1 here"}));
 }
+
+namespace {
+
+// A declared 1D task small enough for the emulated device on two cores.
+const char* const kVectorAddTask = R"(// kplay-sizes: n default=20000 test=1,1025
+// kplay-buffer: a f32[n] in init=uniform(-1,1)
+// kplay-buffer: b f32[n] in init=uniform(-1,1)
+// kplay-buffer: c f32[n] out check=exact
+__global__ void vector_add(const float* a, const float* b, float* c, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] + b[i];
+}
+#ifdef KPLAY_REFERENCE
+void kplay_reference(const float* a, const float* b, float* c, int n) {
+    for (int i = 0; i < n; ++i) c[i] = a[i] + b[i];
+}
+#endif
+)";
+
+struct Screenshot {
+    int w = 0, h = 0;
+    std::vector<unsigned char> rgb;
+    // How many pixels inside [x, x+w) x [y, y+h) are within 30 of the colour.
+    int count(const json& rect, int top_percent, int bottom_percent, int r, int g, int b) const {
+        const int x0 = static_cast<int>(rect[0].get<float>()), y0 = static_cast<int>(rect[1].get<float>());
+        const int rw = static_cast<int>(rect[2].get<float>()), rh = static_cast<int>(rect[3].get<float>());
+        int found = 0;
+        for (int y = y0 + rh * top_percent / 100; y < y0 + rh * bottom_percent / 100 && y < h; ++y)
+            for (int x = x0; x < x0 + rw && x < w; ++x) {
+                const unsigned char* p = &rgb[3 * (static_cast<size_t>(y) * w + x)];
+                if (std::abs(p[0] - r) <= 30 && std::abs(p[1] - g) <= 30 && std::abs(p[2] - b) <= 30) ++found;
+            }
+        return found;
+    }
+};
+
+Screenshot load_screenshot(const fs::path& path) {
+    Screenshot shot;
+    int channels = 0;
+    const std::string png = kplay::test::read_file(path);
+    unsigned char* pixels =
+        stbi_load_from_memory(reinterpret_cast<const unsigned char*>(png.data()), static_cast<int>(png.size()), &shot.w, &shot.h, &channels, 3);
+    if (pixels) shot.rgb.assign(pixels, pixels + 3 * static_cast<size_t>(shot.w) * shot.h);
+    stbi_image_free(pixels);
+    return shot;
+}
+
+}  // namespace
+
+TEST(GuiWindow, A1DTaskShowsItsOutputAgainstItsReference) {
+    if (const std::string why = why_no_display(); !why.empty()) GTEST_SKIP() << why;
+    kplay::test::TempDir dir;
+    const fs::path kernel = dir.write("vector_add.cu", kVectorAddTask);
+    const fs::path shot = dir.path() / "shot.png";
+    Window window(dir, {kernel.string(), "--screenshot", shot.string(), "--frames", "5"});
+    EXPECT_EQ(window.wait_exit(), 0);
+    const json state = window.state();
+    EXPECT_EQ(state.value("task", ""), "vector_add");
+    EXPECT_EQ(state.value("view_kind", ""), "series");
+    ASSERT_TRUE(state.contains("shown")) << state.dump().substr(0, 2000);
+    EXPECT_TRUE(state["shown"].value("passed", false));
+    EXPECT_EQ(state["shown"].value("kind", ""), "series");
+    EXPECT_EQ(state["shown"].value("series_count", 0), 20000);
+    EXPECT_EQ(state["last"]["check"]["sizes"].size(), 3u);  // 1, 1025 and a second seed
+    ASSERT_TRUE(state["view"].contains("series"));
+    const Screenshot pixels = load_screenshot(shot);
+    ASSERT_GT(pixels.w, 0);
+    // The output is drawn (light blue, in the upper plot), and no error bar crosses the pass line (red).
+    EXPECT_GT(pixels.count(state["view"]["series"], 10, 55, 110, 180, 255), 2000);
+    EXPECT_LT(pixels.count(state["view"]["series"], 60, 95, 242, 89, 89), 50);
+}
+
+TEST(GuiWindow, AFailing1DTaskShowsWhereItFails) {
+    if (const std::string why = why_no_display(); !why.empty()) GTEST_SKIP() << why;
+    kplay::test::TempDir dir;
+    std::string source = kVectorAddTask;
+    const std::string body = "if (i < n) c[i] = a[i] + b[i];";
+    source.replace(source.find(body), body.size(), "if (i < n) c[i] = a[i] + (i >= 15000 ? 2.0f : 1.0f) * b[i];");
+    const fs::path kernel = dir.write("vector_add.cu", source);
+    const fs::path shot = dir.path() / "shot.png";
+    Window window(dir, {kernel.string(), "--screenshot", shot.string(), "--frames", "5"});
+    EXPECT_EQ(window.wait_exit(), 0);
+    const json state = window.state();
+    ASSERT_TRUE(state.contains("shown")) << state.dump().substr(0, 2000);
+    EXPECT_FALSE(state["shown"].value("passed", true));
+    EXPECT_EQ(state["last"]["check"]["buffers"][0]["first_bad"]["index"], 15000);
+    const Screenshot pixels = load_screenshot(shot);
+    ASSERT_GT(pixels.w, 0);
+    // The last quarter of the index axis is wrong: red error bars fill that part of the lower plot.
+    EXPECT_GT(pixels.count(state["view"]["series"], 60, 95, 242, 89, 89), 2000);
+}

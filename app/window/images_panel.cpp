@@ -110,6 +110,8 @@ void draw_scalar(const RunReport& report) {
 void draw_series(AppState& state, const RunReport& report, ImVec2 size) {
     const BufferCheck* check = check_of(report);
     const int64_t first_bad = check ? check->first_bad.index : -1;
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    state.series_rect = {origin.x, origin.y, size.x, size.y};
     draw_series_view(report.view.series, state.series_view, size, first_bad, report.view.buffer.c_str());
 }
 
@@ -134,10 +136,7 @@ void draw_images_panel(AppState& state) {
     const OutputKind kind = shown.view.kind;
     if (session.shown_is_stale()) ImGui::TextColored(kAmber, "STALE: these are the last good outputs, not the current file's");
     if (kind == OutputKind::scalar) return draw_scalar(shown);
-    if (kind == OutputKind::series) {
-        ImGui::TextDisabled("%s of task %s, %s", shown.view.buffer.c_str(), shown.task.c_str(), shown.sizes.c_str());
-        return draw_series(state, shown, ImGui::GetContentRegionAvail());
-    }
+    if (kind == OutputKind::series) return draw_series(state, shown, ImGui::GetContentRegionAvail());
     const bool matrix = kind == OutputKind::matrix;
     const int image_w = matrix ? state.views.width(ViewKind::error_map) : state.views.width(ViewKind::output);
     const int image_h = matrix ? state.views.height(ViewKind::error_map) : state.views.height(ViewKind::output);

@@ -2,6 +2,8 @@
 // that take one (built-in, a path, or a dropped file), the seed, and how many warm-ups and timed
 // repeats. What is shown comes from the task, never from its name.
 #include <imgui.h>
+
+#include <algorithm>
 #include <imgui_stdlib.h>
 
 #include "base/text.hpp"
@@ -42,8 +44,10 @@ void draw_sizes(AppState& state, const TaskSpec& task, bool& apply) {
         if (ImGui::InputInt(name.c_str(), &value, 0)) session.set_size(name, value);
         if (ImGui::IsItemDeactivatedAfterEdit()) apply = true;
     }
+    std::vector<std::vector<int64_t>> shown;  // each preset once, the first reason winning
     auto preset = [&](const std::vector<int64_t>& values, const char* tip) {
-        if (values.size() != task.sizes.names.size()) return;
+        if (values.size() != task.sizes.names.size() || std::find(shown.begin(), shown.end(), values) != shown.end()) return;
+        shown.push_back(values);
         ImGui::SameLine();
         std::vector<std::string> parts;
         for (auto v : values) parts.push_back(std::to_string(v));

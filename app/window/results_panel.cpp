@@ -25,6 +25,17 @@ void row(const char* label, const char* format, ...) {
     ImGui::TextV(format, args);
     va_end(args);
 }
+// A row whose value may be long: it wraps in its column.
+void wrapped_row(const char* label, const std::string& text, const ImVec4* colour) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextDisabled("%s", label);
+    ImGui::TableNextColumn();
+    ImGui::PushTextWrapPos(0);
+    if (colour) ImGui::TextColored(*colour, "%s", text.c_str());
+    else ImGui::TextUnformatted(text.c_str());
+    ImGui::PopTextWrapPos();
+}
 }  // namespace
 
 void draw_results_panel(AppState& state) {
@@ -95,17 +106,19 @@ void draw_results_panel(AppState& state) {
         ImGui::PushStyleColor(ImGuiCol_Text, r.check.passed ? kGreen : kRed);
         ImGui::TextWrapped("%s", r.check.summary.c_str());
         ImGui::PopStyleColor();
-        if (!r.check.first_bad.empty()) row("first bad", "%s", r.check.first_bad.c_str());
+        if (!r.check.first_bad.empty()) wrapped_row("first bad", r.check.first_bad, nullptr);
         if (r.check.buffers.size() > 1)
-            for (const auto& buffer : r.check.buffers) row(buffer.buffer.c_str(), "%s", buffer.passed ? "PASS" : buffer.summary.c_str());
+            for (const auto& buffer : r.check.buffers) wrapped_row(buffer.buffer.c_str(), buffer.passed ? "PASS" : buffer.summary, buffer.passed ? &kGreen : &kRed);
         for (const auto& size : r.check.sizes) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             ImGui::TextDisabled("at %s", size.sizes.c_str());
             ImGui::TableNextColumn();
+            ImGui::PushTextWrapPos(0);
             if (size.skipped) ImGui::TextDisabled("%s", size.summary.c_str());
             else if (size.passed) ImGui::TextColored(kGreen, "PASS");
             else ImGui::TextColored(kRed, "%s", size.summary.c_str());
+            ImGui::PopTextWrapPos();
         }
         for (const auto& metric : r.check.metrics)
             if (metric.value != 0 || metric.name == "max_abs_error") row(metric.name.c_str(), "%.4g", metric.value);

@@ -504,9 +504,10 @@ void draw_series_view(const Series& series, SeriesViewState& state, ImVec2 size,
     };
     const int top_decade = std::max(1, static_cast<int>(std::ceil(std::log10(std::max(10.0, worst)) - 1e-9)));
     const int decades = top_decade - kRatioFloorDecade;
+    // An exact check allows no error, so a wrong element's ratio is infinite: it goes to the top.
     const auto y_ratio = [&](double r) {
         if (!(r > std::pow(10.0, kRatioFloorDecade))) return err_y1;
-        return static_cast<float>(err_y1 - (std::log10(r) - kRatioFloorDecade) / decades * err_h);
+        return std::max(err_y0, static_cast<float>(err_y1 - (std::log10(r) - kRatioFloorDecade) / decades * err_h));
     };
     const float pass_y = y_ratio(1.0);
 

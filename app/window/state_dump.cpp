@@ -47,6 +47,7 @@ void write_state_dump(const AppState& state, const std::filesystem::path& path) 
     const char* names[] = {"input", "output", "difference", "error_map"};
     for (int i = 0; i < 4; ++i)
         if (state.view_rects[i][2] > 0) dump["view"][names[i]] = state.view_rects[i];
+    if (state.series_rect[2] > 0) dump["view"]["series"] = state.series_rect;
     if (session.last()) dump["last"] = to_json(*session.last());
     if (session.shown()) {
         const RunReport& shown = *session.shown();
