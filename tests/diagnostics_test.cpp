@@ -1,7 +1,7 @@
 // Parsing NVRTC's log: locations, caret columns (tabs, CRLF), codes, context lines, gcc formatting.
 #include <gtest/gtest.h>
 
-#include "client/diagnostics.hpp"
+#include "compile/nvrtc_log.hpp"
 
 using namespace kplay;
 

@@ -1,4 +1,5 @@
-// Compiler diagnostics as values: parsed from NVRTC's log, printed the way editors expect (gcc style).
+// Compiler diagnostics as values, printed the way editors expect (gcc style). compile/nvrtc_log.hpp
+// makes them from NVRTC's log.
 #pragma once
 
 #include <string>
@@ -21,9 +22,6 @@ struct Diagnostic {
 };
 
 const char* severity_name(Severity severity);
-
-// Splits an NVRTC program log into diagnostics. Handles CRLF logs; ignores the summary lines.
-std::vector<Diagnostic> parse_nvrtc_log(std::string_view log);
 
 // "path:line:col: error: message" (column and line omitted when unknown), as gcc and clang print it.
 std::string format_gcc_style(const Diagnostic& diagnostic);

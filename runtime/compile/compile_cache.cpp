@@ -3,6 +3,7 @@
 // Entry file: "KPLAYCC1" | u64 payload size | u64 XXH3 of payload | payload, where the payload is a list
 // of length-prefixed fields. Anything that does not match exactly is treated as absent.
 #include "compile/compile_cache.hpp"
+#include "compile/nvrtc_log.hpp"
 
 #include <chrono>
 #include <cstring>

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "base/error.hpp"
+#include "compile/nvrtc_log.hpp"
 
 namespace kplay {
 
