@@ -218,7 +218,12 @@ void KernelSession::submit(bool automatic) {
         return;
     }
     const RunRequest request = make_request();
-    const std::string key = hash_hex(nlohmann::json(request).dump());  // the source and every setting
+    // The key is the source and every setting, but not known_input: that only says which input is on
+    // screen, and it changes once the first result is shown, which would make an undo to the first
+    // version (or back to a hung one) look like something new.
+    RunRequest keyed = request;
+    keyed.known_input.clear();
+    const std::string key = hash_hex(nlohmann::json(keyed).dump());
     if (automatic && key == hung_key_) {
         notice_ = "This version hung last time, so it is not re-run automatically. Press F5 to run it anyway.";
         return;
