@@ -319,12 +319,15 @@ TEST_F(KernelSessionTest, TheDeferredCublasCeilingIsMeasuredOnceInTheBackground)
     EXPECT_TRUE(session.last()->ceiling.deferred);
     EXPECT_EQ(session.last()->verdict, "measuring cuBLAS fp32 at this size...");
     EXPECT_FALSE(session.busy()) << "the baseline must not hold up the window";
+    ASSERT_EQ(session.history().size(), 1u);
+    EXPECT_EQ(session.history()[0].percent_of_ceiling, 0);
 
     ASSERT_TRUE(pump_until(session, [&] { return !session.last()->ceiling.deferred; }));
     EXPECT_DOUBLE_EQ(session.last()->ceiling.gflops, 4000);
     EXPECT_DOUBLE_EQ(session.last()->percent_of_ceiling, 50);
     EXPECT_EQ(session.last()->verdict, "compute-bound: 50% of cuBLAS fp32");
     EXPECT_EQ(session.shown()->verdict, "compute-bound: 50% of cuBLAS fp32");
+    EXPECT_DOUBLE_EQ(session.history()[0].percent_of_ceiling, 50) << "the history (and its export) missed the ceiling";
     EXPECT_TRUE(session.baseline_note().empty()) << session.baseline_note();
     EXPECT_EQ(session.results_received(), 1) << "a baseline is not a result of the user's kernel";
     auto runs = requests("run");
@@ -339,6 +342,7 @@ TEST_F(KernelSessionTest, TheDeferredCublasCeilingIsMeasuredOnceInTheBackground)
     session.rerun();
     ASSERT_TRUE(pump_until(session, [&] { return session.results_received() == 2; }));
     EXPECT_EQ(session.last()->verdict, "compute-bound: 50% of cuBLAS fp32");
+    EXPECT_DOUBLE_EQ(session.history().back().percent_of_ceiling, 50);
     pump_for(session, 100ms);
     runs = requests("run");
     ASSERT_EQ(runs.size(), 3u);

@@ -284,6 +284,12 @@ void KernelSession::handle_baseline(const WorkerResult& result) {
     const RunReport& baseline = result.run;
     library_gflops_[baseline_key_] = baseline.ok() ? baseline.gflops : -1;
     baseline_note_ = baseline.ok() ? "" : baseline.error;
+    // Runs recorded while it was measured get their share too (the history's export shows it).
+    for (auto& entry : history_) {
+        if (!entry.ceiling_pending || entry.task + "|" + entry.sizes != baseline_key_) continue;
+        entry.ceiling_pending = false;
+        if (baseline.ok() && baseline.gflops > 0) entry.percent_of_ceiling = 100 * entry.gflops / baseline.gflops;
+    }
     // The ceiling arrived: the results on screen say their share of it now.
     for (auto* report : {&last_, &shown_})
         if (*report) apply_library_ceiling(**report);
@@ -359,6 +365,7 @@ void KernelSession::record_history(const RunReport& report, double worker_ms, bo
     entry.gflops = report.gflops;
     entry.unit = report.spec ? report.spec->task.presentation.rate : RateUnit::bytes;
     entry.percent_of_ceiling = report.percent_of_ceiling;
+    entry.ceiling_pending = report.ceiling.kind == CeilingKind::cublas && report.ceiling.deferred && !report.emulated;
     entry.compile_ms = report.compile.cache_hit ? report.compile.lookup_ms : report.compile.compile_ms;
     entry.cache_hit = report.compile.cache_hit;
     entry.passed = report.check.passed;

@@ -62,6 +62,7 @@ struct HistoryEntry {
     bool cache_hit = false;
     bool passed = false;
     bool reused = false;     // the result of an identical earlier run, shown without running again
+    bool ceiling_pending = false;  // recorded while its cuBLAS ceiling was still being measured
     double latency_ms = -1;  // edit -> result on screen, when the run came from a save
     double worker_ms = 0;    // request sent -> result back (compile, run, check, transfer)
     double rate() const { return unit == RateUnit::flops ? gflops : gbps; }
