@@ -149,3 +149,19 @@ TEST(Plan, InvalidLaunchesAndBindingsAreMessages) {
     EXPECT_NE(plan_error(p, {}, function_with({8, 8, 4})).find("takes 3 parameters but 4 arguments are bound"), std::string::npos);
     EXPECT_NE(plan_error(p, {}, function_with({8, 8, 12, 4})).find("12-byte parameter"), std::string::npos);
 }
+
+// The cuBLAS ceiling plans with the library's own argument list (a,b,c,M,N,K); the kernel's literals (tw=16) still
+// size the launch its block and smem expressions describe.
+TEST(Plan, ALibraryBindsItsOwnArgumentsUnderTheKernelsLiterals) {
+    const char* const source =
+        "// kplay: task=matmul kernel=matmul_k args=a,b,c,M,N,K,tw=16 launch=2d block=tw,tw smem=2*tw*tw*4\n"
+        "__global__ void matmul_k(float *m, float *n, float *out, int h, int w, int k, int tw) {}\n";
+    const Planned p = planned(source, "tiled.cu", "64");
+    const LaunchPlan plan = make_plan_with_args(p.spec, p.spec.task.cost.gemm, p.values, p.buffers, {}, device(),
+                                                function_ptr({8, 8, 8, 4, 4, 4}));
+    EXPECT_EQ(plan.launch.block.x, 16);
+    EXPECT_EQ(plan.launch.block.y, 16);
+    EXPECT_EQ(plan.launch.dynamic_smem, 2 * 16 * 16 * 4);
+    ASSERT_EQ(plan.arguments.size(), 6u);
+    EXPECT_EQ(plan.arguments[3].value, "64");
+}

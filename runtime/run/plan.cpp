@@ -77,7 +77,9 @@ LaunchPlan make_plan_with_args(const KernelSpec& spec, const std::vector<std::st
     LaunchPlan plan;
     plan.names = values;
     plan.names["sms"] = device.sm_count;  // lets an annotation size a grid-stride grid: grid=sms*8
-    const NamedValues literals = literal_arguments(args, settings.arg_overrides, values);
+    // Literals (tw=16) always come from the kernel's own list: its block and smem expressions name them, even when a
+    // library binds a different argument list in its place.
+    const NamedValues literals = literal_arguments(spec.args, settings.arg_overrides, values);
     plan.names.insert(literals.begin(), literals.end());
     if (const auto broken = requirement_broken(spec, plan.names)) throw InputError("Not launched: " + *broken + ".");
 
