@@ -137,8 +137,11 @@ TEST(HostReference, BuildsBesideADeviceKernelAndComputesTheRightNumbers) {
 
 TEST(HostReference, StandardContainersAndAlgorithmsWorkInsideTheSandbox) {
     ReferenceHarness harness(R"(
-__global__ void k(const int* x, int* sorted, double* stats, int n) { sorted[threadIdx.x] = x[threadIdx.x]; }
+__noinline__ __device__ int load(const int* x) { return x[threadIdx.x]; }
+__global__ void k(const int* x, int* sorted, double* stats, int n) { sorted[threadIdx.x] = load(x); }
 #ifdef KPLAY_REFERENCE
+// libstdc++ 13 and later write __attribute__((__noinline__)) in <algorithm>; so does this line, on any version.
+__attribute__((__noinline__)) static double quarter(double v) { return v / 4; }
 #include <algorithm>
 #include <map>
 #include <stdexcept>
@@ -166,7 +169,7 @@ void kplay_reference(const int* x, int* sorted, double* stats, int n) {
         stats[4] = 1;
     }
     std::vector<std::vector<double>> big(1000, std::vector<double>(1000, 0.5));  // 8 MB: mmap under the filter
-    stats[5] = big[999][999] * 4;
+    stats[5] = big[999][999] * 4 * quarter(4);
 }
 #endif
 )");

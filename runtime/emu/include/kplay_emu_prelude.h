@@ -20,7 +20,9 @@
 #define __managed__
 #define __shared__ static thread_local  // one copy per worker thread; a block runs wholly on one worker
 #define __forceinline__ inline __attribute__((always_inline))
-#define __noinline__ __attribute__((noinline))
+// Empty, not __attribute__((noinline)): libstdc++ 13 spells its own attributes __attribute__((__noinline__)), which
+// that definition would break in any standard header included after this one. Inlining changes no result.
+#define __noinline__
 #define __restrict__ __restrict
 #define __align__(n) __attribute__((aligned(n)))
 #define __launch_bounds__(...)
