@@ -99,3 +99,19 @@ TEST(BenchReport, JsonHasEveryRow) {
     EXPECT_FALSE(json["rows"][4]["ok"].get<bool>());
     EXPECT_EQ(json["rows"][0]["launch"], "library");
 }
+
+// The header names the ceilings the rows are judged by, and only those.
+TEST(BenchReport, TheHeaderNamesOnlyTheCeilingsUsed) {
+    BenchSummary matmuls = sample();
+    matmuls.copy_ceiling_gbps = 0;
+    const std::string none = format_bench_table(matmuls);
+    EXPECT_EQ(none.substr(0, none.find('\n')), "device: NVIDIA H200; cuBLAS fp32 50.00 TFLOP/s");
+
+    BenchSummary both = sample();
+    both.read_only_ceiling_gbps = 4400;
+    const std::string two = format_bench_table(both);
+    EXPECT_EQ(two.substr(0, two.find('\n')),
+              "device: NVIDIA H200; copy ceiling 4000 GB/s (512 MiB device-to-device, measured now); read-only ceiling 4400 GB/s "
+              "(512 MiB read, measured now); cuBLAS fp32 50.00 TFLOP/s");
+    EXPECT_DOUBLE_EQ(bench_json(both)["read_only_ceiling_gbps"].get<double>(), 4400.0);
+}

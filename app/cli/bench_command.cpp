@@ -113,7 +113,9 @@ std::function<int()> add_bench_command(CLI::App& app) {
         for (auto& row : rows) summary.rows.push_back({row.name, false, std::move(row.report)});
         int exit_code = kSuccess;
         for (const BenchRow& row : summary.rows) {
-            if (row.report.ceiling.kind == CeilingKind::copy && row.report.ceiling.gbps > 0) summary.copy_ceiling_gbps = row.report.ceiling.gbps;
+            if (row.report.ceiling.gbps > 0 && row.report.ceiling.kind == CeilingKind::copy) summary.copy_ceiling_gbps = row.report.ceiling.gbps;
+            if (row.report.ceiling.gbps > 0 && row.report.ceiling.kind == CeilingKind::read_only)
+                summary.read_only_ceiling_gbps = row.report.ceiling.gbps;
             if (row.report.device) summary.device = row.report.device->name;
             if (!row.report.ok()) exit_code = kCudaError;
             else if (!row.report.check.passed && exit_code == kSuccess) exit_code = kCheckFailed;

@@ -100,10 +100,12 @@ void print_speed(const RunReport& r) {
     const bool flops = r.spec && r.spec->task.presentation.rate == RateUnit::flops;
     if (flops) std::printf("  speed      %.1f GFLOP/s, %.1f GB/s of minimum traffic\n", r.gflops, r.gbps);
     else std::printf("  speed      %.1f GB/s%s\n", r.gbps, r.flops > 0 ? (", " + short_number(r.gflops) + " GFLOP/s").c_str() : "");
+    // The ceiling's own figure beside the verdict: 4162 GB/s, 51.41 TFLOP/s.
     const Ceiling& c = r.ceiling;
-    const double value = c.kind == CeilingKind::cublas ? c.gflops : c.gbps;
-    std::printf("  verdict    %s%s\n", r.verdict.c_str(),
-                value > 0 ? (" (" + short_number(value) + (c.kind == CeilingKind::cublas ? " GFLOP/s" : " GB/s") + ")").c_str() : "");
+    char figure[48] = "";
+    if (c.kind == CeilingKind::cublas && c.gflops > 0) std::snprintf(figure, sizeof figure, " (%.2f TFLOP/s)", c.gflops / 1000);
+    else if (c.kind != CeilingKind::cublas && c.gbps > 0) std::snprintf(figure, sizeof figure, " (%.0f GB/s)", c.gbps);
+    std::printf("  verdict    %s%s\n", r.verdict.c_str(), figure);
 }
 
 void print_check(const RunReport& r) {

@@ -19,7 +19,8 @@ struct BenchRow {
 
 struct BenchSummary {
     std::string device;
-    double copy_ceiling_gbps = 0;   // the device's, as measured in this run (0 when no row needed it)
+    double copy_ceiling_gbps = 0;       // the device's, as measured in this run (0 when no row needed it)
+    double read_only_ceiling_gbps = 0;  // likewise, for tasks that only read (a reduction)
     double cublas_fp32_gflops = 0;  // 0 when there is no cuBLAS row
     std::string cublas_note;        // why there is none
     int warmup = 0, repeat = 0;
