@@ -3,8 +3,12 @@
 
 #include <elf.h>
 
+#include <cxxabi.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <regex>
 #include <set>
 
@@ -135,7 +139,15 @@ bool symbol_allowed_for_kernels(const std::string& name) {
 
 namespace {
 
+// A symbol as the user wrote it: std::ostream::operator<<(int), not _ZNSolsEi.
+std::string readable(const std::string& symbol) {
+    int status = 0;
+    std::unique_ptr<char, decltype(&std::free)> demangled(abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status), &std::free);
+    return status == 0 && demangled ? demangled.get() : symbol;
+}
+
 std::string quoted_list(std::vector<std::string> names) {
+    for (auto& name : names) name = readable(name);
     std::sort(names.begin(), names.end());
     std::string text;
     for (const auto& name : names) text += (text.empty() ? "'" : ", '") + name + "'";
@@ -186,6 +198,17 @@ bool symbol_allowed_for_references(const std::string& name) {
     return match[3].length() >= static_cast<long>(length) && exceptions.count(match[3].str().substr(0, length)) > 0;
 }
 
+namespace {
+
+// What <iostream> leaves in an object: up to libstdc++ 12 the ios_base::Init object every including file
+// constructs at load; from 13 on (that object moved into the library) only the streams it names.
+bool uses_standard_streams(const std::string& name) {
+    static const std::regex streams("_ZNSt8ios_base4Init.*|_ZSt(4cout|4cerr|4clog|3cin|5wcout|5wcerr|5wclog|4wcin)");
+    return std::regex_match(name, streams);
+}
+
+}  // namespace
+
 void check_host_reference_is_confined(const std::filesystem::path& path, const std::string& source_name) {
     const SharedObjectSymbols symbols = read_shared_object_symbols(path);
     std::vector<std::string> refused;
@@ -193,7 +216,7 @@ void check_host_reference_is_confined(const std::filesystem::path& path, const s
     for (const std::string& name : symbols.undefined) {
         if (name == "__cxa_atexit" || name == "__cxa_thread_atexit" || name == "__cxa_thread_atexit_impl") exit_destructors = true;
         else if (!symbol_allowed_for_references(name)) refused.push_back(name);
-        if (name.rfind("_ZNSt8ios_base4Init", 0) == 0) streams = true;  // what <iostream> sets up at load
+        if (uses_standard_streams(name)) streams = true;
     }
     const std::string refusal = source_name + ": refused to load the host reference: ";
     if (streams)
