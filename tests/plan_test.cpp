@@ -165,3 +165,19 @@ TEST(Plan, ALibraryBindsItsOwnArgumentsUnderTheKernelsLiterals) {
     ASSERT_EQ(plan.arguments.size(), 6u);
     EXPECT_EQ(plan.arguments[3].value, "64");
 }
+
+// grid=cdiv(n,16*256) gives each thread sixteen elements by design; the same grid typed by hand is worth a warning.
+TEST(Plan, ADeclaredGridOfSeveralElementsPerThreadIsNotAWarning) {
+    const char* const source =
+        "// kplay: kernel=k args=x,y,n block=256 grid=cdiv(n,16*256)\n"
+        "// kplay-sizes: n default=1024000\n// kplay-buffer: x f32[n] in\n// kplay-buffer: y f32[n] out\n"
+        "__global__ void k(const float* x, float* y, int n) {}\n"
+        "#ifdef KPLAY_REFERENCE\nvoid kplay_reference(const float* x, float* y, int n) {}\n#endif\n";
+    const Planned p = planned(source, "sixteen.cu", "1024000");
+    const LaunchPlan declared = make_plan(p.spec, p.values, p.buffers, {}, device(), nullptr);
+    EXPECT_EQ(declared.coverage.note(), "each thread owns 16.0 elements on average");
+    LaunchSettings by_hand;
+    by_hand.grid = std::vector<int64_t>{250};
+    EXPECT_EQ(make_plan(p.spec, p.values, p.buffers, by_hand, device(), nullptr).coverage.note(),
+              "960000 of 1024000 elements have no thread of their own (fine only if each thread loops over several)");
+}

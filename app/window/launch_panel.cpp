@@ -6,6 +6,7 @@
 
 #include <cstdio>
 
+#include "base/text.hpp"
 #include "panels.hpp"
 
 namespace kplay::window {
@@ -50,7 +51,11 @@ void draw_launch_panel(AppState& state) {
     }
     ImGui::SameLine();
     if (auto_grid) {
-        if (have_launch) ImGui::TextDisabled("= %s (cdiv(extent, block))", last->launch.grid.text().c_str());
+        // Not overridden: the auto grid, or the grid the annotation computes.
+        if (have_launch && (last->launch.auto_grid || !last->spec))
+            ImGui::TextDisabled("= %s (cdiv(extent, block))", last->launch.grid.text().c_str());
+        else if (have_launch)
+            ImGui::TextDisabled("= %s (the annotation's grid=%s)", last->launch.grid.text().c_str(), join(last->spec->grid, ",").c_str());
     } else {
         std::array<int64_t, 3> grid = *overrides.grid;
         if (dims_row("grid x,y,z", grid)) overrides.grid = grid;

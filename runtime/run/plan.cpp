@@ -91,6 +91,10 @@ LaunchPlan make_plan_with_args(const KernelSpec& spec, const std::vector<std::st
     launch.grid = launch.auto_grid ? auto_grid(plan.extent, launch.block) : to_dim3(grid);
     launch.dynamic_smem = settings.smem ? *settings.smem : spec.smem.empty() ? 0 : evaluate_all({spec.smem}, plan.names, "smem").front();
     plan.coverage = compute_coverage(launch, plan.extent, spec.launch_dims, spec.task.presentation.coverage);
+    // A grid the annotation sizes to a fraction of the extent (grid=cdiv(n,16*256), grid=sms*8) is its author's choice
+    // of several elements per thread, not a launch that misses some; a grid set by hand still gets the warning.
+    const bool declared_grid = !settings.grid && !spec.grid.empty();
+    if (declared_grid && plan.coverage.elements >= 2 * plan.coverage.threads) plan.coverage.kind = CoverageKind::per_thread_work;
     const auto problems = validate_launch(launch, device.limits, function);
     if (!problems.empty()) throw InputError("Invalid launch configuration:\n  - " + join(problems, "\n  - "));
     if (function) {
