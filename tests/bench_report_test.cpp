@@ -115,3 +115,13 @@ TEST(BenchReport, TheHeaderNamesOnlyTheCeilingsUsed) {
               "(512 MiB read, measured now); cuBLAS fp32 50.00 TFLOP/s");
     EXPECT_DOUBLE_EQ(bench_json(both)["read_only_ceiling_gbps"].get<double>(), 4400.0);
 }
+
+// A second GEMM-like file at other sizes is judged by cuBLAS on its own inputs, not by the rows at the first one's.
+TEST(BenchReport, AGemmAtOtherSizesUsesItsOwnCublasCeiling) {
+    BenchSummary summary = sample();
+    BenchRow small{"gemm_1024.cu", false, done("matmul", 0.4, 0, 5000, true)};
+    small.report.ceiling.gflops = 34000;
+    EXPECT_NEAR(bench_percent(summary, small), 100.0 * 5000 / 34000, 1e-9);
+    small.report.ceiling.deferred = true;  // measured by the table's cuBLAS rows instead
+    EXPECT_DOUBLE_EQ(bench_percent(summary, small), 10.0);
+}

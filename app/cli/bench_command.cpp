@@ -56,6 +56,7 @@ std::function<int()> add_bench_command(CLI::App& app) {
             const WorkerResult devices = client.wait(client.submit_devices());
             emulated = devices.ok() && !devices.devices.problem().empty();
         }
+        std::string gemm_file;  // the first GEMM-like file, whose sizes the cuBLAS rows take
         auto request_for = [&](const std::string& file) {
             RunRequest request;
             request.kernel_path = file;
@@ -67,14 +68,16 @@ std::function<int()> add_bench_command(CLI::App& app) {
             request.inputs.size = o->size;
             request.bench_sizes = true;        // each task's own bench size unless --size says otherwise
             request.check_test_sizes = false;  // bench measures; `kplay-cli run` checks the edge cases
-            request.defer_library_ceiling = true;  // the cuBLAS rows below are the GEMM ceiling, in this run
+            // The cuBLAS rows below, at the first GEMM-like file's sizes, are its ceiling; a later GEMM-like file
+            // may have other sizes, so it measures cuBLAS on its own inputs.
+            request.defer_library_ceiling = gemm_file.empty() || o->no_cublas;
             request.emulate = emulated;
             request.emulate_without_gpu = false;  // decided above, once for the whole table
             if (!emulated && !o->device.empty()) request.device = static_cast<int>(parse_dims(o->device, "--device").at(0));
             return request;
         };
         std::vector<Row> rows;
-        std::string gemm_file, device_problem;
+        std::string device_problem;
         bool first = true;
         for (const auto& file : o->files) {
             RunRequest request = request_for(file);

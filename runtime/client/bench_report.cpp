@@ -35,6 +35,9 @@ double bench_percent(const BenchSummary& summary, const BenchRow& row) {
     const RunReport& r = row.report;
     if (summary.emulated || (row.baseline && r.ceiling.kind == CeilingKind::cublas && row.name == baseline_name(Baseline::cublas_tf32)))
         return 0;
+    // A GEMM-like file at other sizes than the cuBLAS rows measured cuBLAS on its own inputs.
+    if (r.ceiling.kind == CeilingKind::cublas && !row.baseline && !r.ceiling.deferred && r.ceiling.gflops > 0)
+        return 100 * r.gflops / r.ceiling.gflops;
     if (r.ceiling.kind == CeilingKind::cublas)
         return summary.cublas_fp32_gflops > 0 ? 100 * r.gflops / summary.cublas_fp32_gflops : 0;
     return r.percent_of_ceiling;

@@ -30,8 +30,8 @@ struct BenchSummary {
 };
 
 // The percentage a row is judged by: its task's ceiling (copy or read-only bandwidth, measured in the
-// same run), or for GEMM-like tasks the cuBLAS fp32 row of this table; 0 for the TF32 baseline, which
-// is a different ceiling, and on the emulated device.
+// same run), or for GEMM-like tasks the cuBLAS fp32 row of this table (or, for one at other sizes, cuBLAS
+// on its own inputs); 0 for the TF32 baseline, which is a different ceiling, and on the emulated device.
 double bench_percent(const BenchSummary& summary, const BenchRow& row);
 
 // Fixed-width table; the same rows always give the same layout.
