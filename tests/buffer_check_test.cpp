@@ -539,11 +539,18 @@ TEST(OutputViews, LongSeriesBecomeEnvelopes) {
     EXPECT_EQ(series.got_max[1666666], 4999999);
 }
 
-TEST(OutputViews, ScalarCarriesNothing) {
-    const OutputView view = make_case<float>(ElementType::f32, {1}, {2}, exact()).view(OutputKind::scalar);
+TEST(OutputViews, AScalarCarriesItsValueAndTheReferences) {
+    const OutputView view = make_case<float>(ElementType::f32, {1.5f}, {2}, exact()).view(OutputKind::scalar);
     EXPECT_EQ(view.kind, OutputKind::scalar);
     EXPECT_EQ(view.buffer, "y");
-    EXPECT_TRUE(view.empty());
+    EXPECT_TRUE(view.empty());  // no arrays
+    EXPECT_TRUE(view.drawable());
+    EXPECT_EQ(view.value, "1.5");
+    EXPECT_EQ(view.expected, "2");
+    // A double prints every digit it has, not rounded through float.
+    const OutputView wide = make_case<double>(ElementType::f64, {0.1 + 0.2}, {0.3}, exact()).view(OutputKind::scalar);
+    EXPECT_EQ(wide.value, "0.30000000000000004");
+    EXPECT_EQ(wide.expected, "0.3");
 }
 
 }  // namespace

@@ -242,6 +242,7 @@ void fields(Walk& walk, const OutputView& a, const OutputView& b) {
     FIELD(kind); FIELD(buffer); FIELD(width); FIELD(height); FIELD(input_w); FIELD(input_h); FIELD(input_identity);
     field(walk, "series_count", a.series.count, b.series.count);
     field(walk, "series_bucket", a.series.bucket, b.series.bucket);
+    FIELD(value); FIELD(expected);
 }
 void fields(Walk& walk, const FaultInfo& a, const FaultInfo& b) {
     FIELD(sticky); FIELD(explanation); FIELD(hint); FIELD(sanitizer_command);
@@ -429,6 +430,8 @@ OutputView output_view() {
     view.input_w = 3;
     view.input_h = 1;
     view.input_identity = "image:built-in:3x1";
+    view.value = "8387890.5";
+    view.expected = "8387879.5";
     return view;
 }
 

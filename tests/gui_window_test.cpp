@@ -331,6 +331,40 @@ TEST(GuiWindow, A1DTaskShowsItsOutputAgainstItsReference) {
     EXPECT_LT(pixels.count(state["view"]["series"], 60, 95, 242, 89, 89), 50);
 }
 
+// A one-element output is a scalar: its value against the reference, drawn from the check alone.
+TEST(GuiWindow, AScalarTaskShowsItsValueAgainstItsReference) {
+    if (const std::string why = why_no_display(); !why.empty()) GTEST_SKIP() << why;
+    kplay::test::TempDir dir;
+    const fs::path kernel = dir.write("sum.cu", R"(// kplay-sizes: n default=5000 test=1
+// kplay-buffer: x f32[n] in init=uniform(0,1)
+// kplay-buffer: total f32[1] out init=zero check=rel:1e-4,abs:1e-6
+__global__ void sum(const float* x, float* total, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) atomicAdd(total, x[i]);
+}
+#ifdef KPLAY_REFERENCE
+void kplay_reference(const float* x, float* total, int n) {
+    double s = 0;
+    for (int i = 0; i < n; ++i) s += x[i];
+    total[0] = static_cast<float>(s);
+}
+#endif
+)");
+    const fs::path shot = dir.path() / "shot.png";
+    Window window(dir, {kernel.string(), "--screenshot", shot.string(), "--frames", "5"});
+    EXPECT_EQ(window.wait_exit(), 0);
+    const json state = window.state();
+    EXPECT_EQ(state.value("view_kind", ""), "scalar");
+    ASSERT_TRUE(state.contains("shown")) << state.dump().substr(0, 2000);
+    EXPECT_EQ(state["shown"].value("kind", ""), "scalar");
+    EXPECT_TRUE(state["shown"].value("passed", false));
+    ASSERT_TRUE(state["view"].contains("scalar")) << state["view"].dump();
+    const Screenshot pixels = load_screenshot(shot);
+    ASSERT_GT(pixels.w, 0);
+    // The large green PASS at the top of the output panel.
+    EXPECT_GT(pixels.count(state["view"]["scalar"], 0, 10, 102, 217, 115), 100);
+}
+
 TEST(GuiWindow, AFailing1DTaskShowsWhereItFails) {
     if (const std::string why = why_no_display(); !why.empty()) GTEST_SKIP() << why;
     kplay::test::TempDir dir;

@@ -41,6 +41,7 @@ struct AppState {
     int uploaded_version = -1;
     std::array<std::array<float, 4>, 4> view_rects{};  // x, y, w, h of each drawn view (for tests and the dump)
     std::array<float, 4> series_rect{};                // and of the 1D output view
+    std::array<float, 4> scalar_rect{};                // and of the scalar output view
     float content_scale = 1;
 
     void say(const std::string& message, double seconds = 6);

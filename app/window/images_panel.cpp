@@ -79,16 +79,22 @@ const BufferCheck* check_of(const RunReport& report) {
     return nullptr;
 }
 
-void draw_scalar(const RunReport& report) {
+void draw_scalar(AppState& state, const RunReport& report) {
     const BufferCheck* check = check_of(report);
-    if (!check) return;
+    if (!check) {
+        ImGui::TextDisabled("No check for '%s' in this run.", report.view.buffer.c_str());
+        return;
+    }
+    const ImVec2 origin = ImGui::GetCursorScreenPos(), avail = ImGui::GetContentRegionAvail();
+    state.scalar_rect = {origin.x, origin.y, avail.x, avail.y};
     ImGui::Dummy(ImVec2(0, ImGui::GetTextLineHeight()));
-    ImGui::SetWindowFontScale(1.6f);
+    ImGui::SetWindowFontScale(2.0f);
     ImGui::TextColored(check->passed ? kGreen : kRed, "%s", check->passed ? "PASS" : "FAIL");
     ImGui::SetWindowFontScale(1.0f);
     ImGui::PushTextWrapPos(0);
     ImGui::TextUnformatted(check->summary.c_str());
     ImGui::PopTextWrapPos();
+    ImGui::Spacing();
     if (ImGui::BeginTable("scalar", 2, ImGuiTableFlags_SizingFixedFit)) {
         auto row = [](const char* name, const std::string& value) {
             ImGui::TableNextRow();
@@ -97,6 +103,8 @@ void draw_scalar(const RunReport& report) {
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(value.c_str());
         };
+        row(report.view.buffer.c_str(), report.view.value);
+        row("reference", report.view.expected);
         char text[64];
         std::snprintf(text, sizeof text, "%.6g", check->max_abs_error);
         row("|error|", text);
@@ -135,7 +143,7 @@ void draw_images_panel(AppState& state) {
     const RunReport& shown = *session.shown();
     const OutputKind kind = shown.view.kind;
     if (session.shown_is_stale()) ImGui::TextColored(kAmber, "STALE: these are the last good outputs, not the current file's");
-    if (kind == OutputKind::scalar) return draw_scalar(shown);
+    if (kind == OutputKind::scalar) return draw_scalar(state, shown);
     if (kind == OutputKind::series) return draw_series(state, shown, ImGui::GetContentRegionAvail());
     const bool matrix = kind == OutputKind::matrix;
     const int image_w = matrix ? state.views.width(ViewKind::error_map) : state.views.width(ViewKind::output);

@@ -48,6 +48,7 @@ void write_state_dump(const AppState& state, const std::filesystem::path& path) 
     for (int i = 0; i < 4; ++i)
         if (state.view_rects[i][2] > 0) dump["view"][names[i]] = state.view_rects[i];
     if (state.series_rect[2] > 0) dump["view"]["series"] = state.series_rect;
+    if (state.scalar_rect[2] > 0) dump["view"]["scalar"] = state.scalar_rect;
     if (session.last()) dump["last"] = to_json(*session.last());
     if (session.shown()) {
         const RunReport& shown = *session.shown();

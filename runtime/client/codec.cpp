@@ -150,7 +150,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FaultInfo, sticky, explanation, 
 void to_json(nlohmann::json& j, const OutputView& v) {
     j = {{"kind", v.kind}, {"buffer", v.buffer}, {"width", v.width}, {"height", v.height}, {"input_w", v.input_w},
          {"input_h", v.input_h}, {"input_identity", v.input_identity}, {"series_count", v.series.count},
-         {"series_bucket", v.series.bucket}};
+         {"series_bucket", v.series.bucket}, {"value", v.value}, {"expected", v.expected}};
 }
 void from_json(const nlohmann::json& j, OutputView& v) {
     j.at("kind").get_to(v.kind);
@@ -162,6 +162,8 @@ void from_json(const nlohmann::json& j, OutputView& v) {
     j.at("input_identity").get_to(v.input_identity);
     j.at("series_count").get_to(v.series.count);
     j.at("series_bucket").get_to(v.series.bucket);
+    j.at("value").get_to(v.value);
+    j.at("expected").get_to(v.expected);
 }
 
 void to_json(nlohmann::json& j, const KernelSpec& v) {

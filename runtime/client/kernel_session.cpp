@@ -331,7 +331,7 @@ void KernelSession::apply_library_ceiling(RunReport& report) const {
 }
 
 void KernelSession::accept(RunReport report, double worker_ms, bool reused) {
-    if (report.ok() && !report.view.empty()) {
+    if (report.ok() && report.view.drawable()) {
         shown_ = report;
         shown_stale_ = false;
         ++output_version_;

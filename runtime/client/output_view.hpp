@@ -1,6 +1,6 @@
 // What the window draws for a run's primary output, chosen by the task's output kind: an image beside
 // its input and its difference, a matrix's error heatmap, a 1D array against its reference, or a scalar
-// (which needs nothing beyond its BufferCheck). The arrays travel as shared-memory blobs.
+// (its value and the reference's, beside its BufferCheck). The arrays travel as shared-memory blobs.
 #pragma once
 
 #include <cstdint>
@@ -33,7 +33,11 @@ struct OutputView {
     std::vector<unsigned char> input;
     int input_w = 0, input_h = 0;
     std::string input_identity;  // the caller may already have it: then `input` stays empty
+    // scalar: the output and the reference's value, printed as their type prints them (no float rounding)
+    std::string value, expected;
     bool empty() const { return output.empty() && map.empty() && series.entries() == 0; }
+    // Whether there is something to draw: a scalar is drawn from its BufferCheck alone, so it needs no arrays.
+    bool drawable() const { return kind == OutputKind::scalar ? !buffer.empty() : !empty(); }
 };
 
 }  // namespace kplay

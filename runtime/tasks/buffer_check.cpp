@@ -579,9 +579,14 @@ OutputView make_output_view(const BufferCheckInput& input, OutputKind kind) {
     OutputView view;
     view.kind = kind;
     view.buffer = input.spec ? input.spec->name : "";
-    if (kind == OutputKind::scalar) return view;
     validate(input);
     const ElementComparer comparer(input);
+    if (kind == OutputKind::scalar) {
+        const ElementResult e = comparer.compare(0);
+        view.value = value_text(e.got, input.spec->type, true);
+        view.expected = value_text(e.ref, input.spec->type, true);
+        return view;
+    }
     switch (kind) {
         case OutputKind::image: fill_image_view(view, comparer, input); break;
         case OutputKind::matrix: fill_matrix_view(view, comparer, *input.final); break;

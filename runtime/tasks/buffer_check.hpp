@@ -30,7 +30,8 @@ BufferCheck check_buffer(const BufferCheckInput& input);
 
 // The window's view of this buffer for `kind`: image (the output pixels and out - ref), matrix (the
 // |got - ref| / allowed map, max-pooled to at most 1024 a side), series (got, reference and the
-// error ratio, as min/max envelopes past Series::kMaxSeriesEntries elements) or scalar (nothing).
+// error ratio, as min/max envelopes past Series::kMaxSeriesEntries elements) or scalar (its first
+// element and the reference's, as text).
 OutputView make_output_view(const BufferCheckInput& input, OutputKind kind);
 
 }  // namespace kplay
