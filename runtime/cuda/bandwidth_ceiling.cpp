@@ -9,30 +9,15 @@
 #include "base/cache_dir.hpp"
 #include "base/error.hpp"
 #include "base/timing_stats.hpp"
-#include "compile/nvrtc_compiler.hpp"
 #include "cuda/cuda_handles.hpp"
 #include "cuda/driver.hpp"
-#include "cuda/module.hpp"
+#include "cuda/read_kernel.hpp"
 
 namespace kplay {
 
 namespace {
 
 constexpr size_t kBytes = 512ull << 20;
-
-// Every thread streams 16-byte words; the sum is stored only if it takes an impossible value, so the
-// loads cannot be optimised away and nothing is written in practice.
-constexpr const char* kReadSource = R"(
-extern "C" __global__ void kplay_read_bandwidth(const int4* data, unsigned long long count, int* sink) {
-    int acc = 0;
-    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < count;
-         i += (unsigned long long)gridDim.x * blockDim.x) {
-        const int4 v = __ldg(data + i);
-        acc += v.x ^ v.y ^ v.z ^ v.w;
-    }
-    if (acc == 0x1234567) *sink = acc;
-}
-)";
 
 std::filesystem::path cache_file(const DeviceInfo& device, const std::filesystem::path& cache_dir, const char* kind) {
     return cache_dir / "ceilings" / (device.uuid + "-" + std::to_string(driver_status().driver_version) + kind + ".txt");
@@ -88,28 +73,16 @@ Ceiling device_copy_ceiling(const DeviceInfo& device, const std::filesystem::pat
 }
 
 Ceiling device_read_ceiling(const DeviceInfo& device, const std::filesystem::path& cache_dir, bool remeasure) {
-    CompileRequest request;
-    request.source = kReadSource;
-    request.source_path = "kplay_read_bandwidth.cu";
-    request.options.arch = device.arch();
-    request.options.lineinfo = false;
-    const CompileResult compiled = compile_with_nvrtc(request);
-    if (!compiled.ok) throw InputError("Internal: the read-bandwidth kernel did not compile: " + compiled.log);
-    const Module module = Module::load(compiled.binary);
-    const KernelFunction kernel = module.function("kplay_read_bandwidth");
-    DeviceBuffer data(kBytes), sink(sizeof(int));
+    const ReadKernel reader(device);
+    DeviceBuffer data(kBytes);
     {
         Stream stream = Stream::create();
         data.fill_bytes(0x5A, stream);  // real data to read, never zeros
         stream.synchronize();
     }
-    CUdeviceptr data_pointer = data.get(), sink_pointer = sink.get();
-    unsigned long long count = kBytes / 16;
-    void* args[] = {&data_pointer, &count, &sink_pointer};
     const unsigned blocks = static_cast<unsigned>(device.sm_count * 8);
-    return measure(device, cache_dir, remeasure, "-read", "read-only bandwidth", CeilingKind::read_only, kBytes, [&](const Stream& stream) {
-        KPLAY_CU(driver_api().cuLaunchKernel(kernel.get(), blocks, 1, 1, 512, 1, 1, 0, stream.get(), args, nullptr));
-    });
+    return measure(device, cache_dir, remeasure, "-read", "read-only bandwidth", CeilingKind::read_only, kBytes,
+                   [&](const Stream& stream) { reader.launch(stream, data, blocks, 512); });
 }
 
 }  // namespace kplay

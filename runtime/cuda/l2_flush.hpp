@@ -5,23 +5,21 @@
 // the write-backs of the previous launch's outputs happen here, outside the timed region.
 #pragma once
 
-#include "cuda/cuda_handles.hpp"
 #include "client/device_values.hpp"
-#include "cuda/module.hpp"
+#include "cuda/cuda_handles.hpp"
+#include "cuda/read_kernel.hpp"
 
 namespace kplay {
 
 class L2Flusher {
 public:
-    // Compiles its small kernel with NVRTC for this device (needs the device's context current).
+    // Builds the read kernel for this device (needs the device's context current).
     explicit L2Flusher(const DeviceInfo& device);
     void flush(const Stream& stream) const;
 
 private:
     DeviceBuffer buffer_;
-    DeviceBuffer sink_;
-    Module module_;
-    KernelFunction kernel_;
+    ReadKernel reader_;
     int blocks_ = 0;
 };
 

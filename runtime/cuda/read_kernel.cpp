@@ -1,0 +1,47 @@
+// The read kernel's source, its build and its launch.
+#include "cuda/read_kernel.hpp"
+
+#include "base/error.hpp"
+#include "compile/nvrtc_compiler.hpp"
+#include "cuda/driver.hpp"
+
+namespace kplay {
+
+namespace {
+
+// Every thread streams 16-byte words; the sum is stored only if it takes an impossible value, so the
+// loads cannot be optimised away and nothing is written in practice.
+constexpr const char* kReadSource = R"(
+extern "C" __global__ void kplay_read(const int4* data, unsigned long long count, int* sink) {
+    int acc = 0;
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < count;
+         i += (unsigned long long)gridDim.x * blockDim.x) {
+        const int4 v = __ldg(data + i);
+        acc += v.x ^ v.y ^ v.z ^ v.w;
+    }
+    if (acc == 0x1234567) *sink = acc;
+}
+)";
+
+}  // namespace
+
+ReadKernel::ReadKernel(const DeviceInfo& device) : sink_(sizeof(int)) {
+    CompileRequest request;
+    request.source = kReadSource;
+    request.source_path = "kplay_read.cu";
+    request.options.arch = device.arch();
+    request.options.lineinfo = false;
+    const CompileResult compiled = compile_with_nvrtc(request);
+    if (!compiled.ok) throw InputError("Internal: the read kernel did not compile: " + compiled.log);
+    module_ = Module::load(compiled.binary);
+    kernel_ = module_.function("kplay_read");
+}
+
+void ReadKernel::launch(const Stream& stream, const DeviceBuffer& data, unsigned blocks, unsigned threads) const {
+    CUdeviceptr data_pointer = data.get(), sink_pointer = sink_.get();
+    unsigned long long count = data.size() / 16;
+    void* args[] = {&data_pointer, &count, &sink_pointer};
+    KPLAY_CU(driver_api().cuLaunchKernel(kernel_.get(), blocks, 1, 1, threads, 1, 1, 0, stream.get(), args, nullptr));
+}
+
+}  // namespace kplay
