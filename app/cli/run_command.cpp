@@ -4,7 +4,7 @@
 #include <iostream>
 
 #include "base/error.hpp"
-#include "base/image_io.hpp"
+#include "client/output_png.hpp"
 #include "base/text.hpp"
 #include "client/report_json.hpp"
 #include "client/verdict.hpp"
@@ -161,20 +161,7 @@ void print_text(const RunReport& r) {
 // Returns false (with a message) for outputs that are not pictures.
 bool save_output(const RunReport& r, const std::string& path) {
     const OutputView& view = r.view;
-    if (view.kind == OutputKind::image && !view.output.empty()) {
-        save_gray_png(path, view.output.data(), view.width, view.height);
-        return true;
-    }
-    if (view.kind == OutputKind::matrix && !view.map.empty()) {
-        float peak = 0;
-        for (float v : view.map)
-            if (std::isfinite(v)) peak = std::max(peak, v);
-        std::vector<uint8_t> pixels(view.map.size());
-        for (size_t i = 0; i < pixels.size(); ++i)
-            pixels[i] = std::isfinite(view.map[i]) ? static_cast<uint8_t>(peak > 0 ? 255.0f * view.map[i] / peak : 0) : 255;
-        save_gray_png(path, pixels.data(), view.width, view.height);
-        return true;
-    }
+    if (save_output_view_png(view, path)) return true;
     std::fprintf(stderr, "kplay-cli: --out writes image outputs and matrix error maps; this task's output is a %s\n",
                  spec_name(view.kind));
     return false;

@@ -9,7 +9,7 @@
 
 #include "base/cache_dir.hpp"
 #include "base/error.hpp"
-#include "base/image_io.hpp"
+#include "client/output_png.hpp"
 
 namespace kplay::window {
 
@@ -60,19 +60,8 @@ std::string save_output_png(const KernelSession& session, const fs::path& path) 
     if (!shown) return "Nothing to save yet: no kernel has produced output.";
     const OutputView& view = shown->view;
     try {
-        if (view.kind == OutputKind::image && !view.output.empty()) {
-            save_gray_png(path, view.output.data(), view.width, view.height);
-        } else if (view.kind == OutputKind::matrix && !view.map.empty()) {
-            float peak = 0;
-            for (float v : view.map)
-                if (std::isfinite(v)) peak = std::max(peak, v);
-            std::vector<uint8_t> pixels(view.map.size());
-            for (size_t i = 0; i < pixels.size(); ++i)
-                pixels[i] = std::isfinite(view.map[i]) ? static_cast<uint8_t>(peak > 0 ? 255 * view.map[i] / peak : 0) : 255;
-            save_gray_png(path, pixels.data(), view.width, view.height);
-        } else {
+        if (!save_output_view_png(view, path))
             return std::string("Nothing to save as PNG: this task's output is a ") + spec_name(view.kind) + ".";
-        }
     } catch (const InputError& error) {
         return error.what();
     }
