@@ -13,24 +13,10 @@
 #include "kplay_emu_abi.h"
 
 // ---- keywords ------------------------------------------------------------------------------------
-#define __global__
-#define __device__
-#define __host__
-#define __constant__
-#define __managed__
+#include "kplay_cuda_keywords.h"
 #define __shared__ static thread_local  // one copy per worker thread; a block runs wholly on one worker
-#define __forceinline__ inline __attribute__((always_inline))
-// Empty, not __attribute__((noinline)): libstdc++ 13 spells its own attributes __attribute__((__noinline__)), which
-// that definition would break in any standard header included after this one. Inlining changes no result.
-#define __noinline__
-#define __restrict__ __restrict
-#define __align__(n) __attribute__((aligned(n)))
-#define __launch_bounds__(...)
-#define __grid_constant__
 #define __CUDACC__ 1
 #define __CUDA_ARCH__ 900
-#define CUDART_INF_F __builtin_inff()
-#define CUDART_NAN_F __builtin_nanf("")
 #define INFINITY __builtin_inff()
 #define NAN __builtin_nanf("")
 

@@ -19,22 +19,8 @@
 #include <exception>
 
 // ---- keywords: empty, since nothing here runs as device code -----------------------------------------
-#define __global__
-#define __device__
-#define __host__
-#define __constant__
-#define __managed__
+#include "../kplay_cuda_keywords.h"
 #define __shared__
-#define __forceinline__ inline __attribute__((always_inline))
-// Empty, not __attribute__((noinline)): libstdc++ 13 spells its own attributes __attribute__((__noinline__)), which
-// that definition would break in any standard header included after this one. Inlining changes no result.
-#define __noinline__
-#define __restrict__ __restrict
-#define __align__(n) __attribute__((aligned(n)))
-#define __launch_bounds__(...)
-#define __grid_constant__
-#define CUDART_INF_F __builtin_inff()
-#define CUDART_NAN_F __builtin_nanf("")
 
 #include "../kplay_vector_types.h"
 
