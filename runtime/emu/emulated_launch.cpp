@@ -480,6 +480,14 @@ void collect_log(const SharedStatus& status, EmulatedLaunchResult& result) {
         result.warnings.push_back("... and " + std::to_string(status.warning_count.load() - kWarningSlots) + " more warnings");
 }
 
+// Exit 0 after saying it finished: the result is good, with the time the process measured.
+bool finished_cleanly(const ChildEnd& end, const SharedStatus& status, EmulatedLaunchResult& result) {
+    if (!WIFEXITED(end.wait_status) || WEXITSTATUS(end.wait_status) != 0 || !status.finished.load()) return false;
+    result.ok = true;
+    result.kernel_ms = status.kernel_ms;
+    return true;
+}
+
 // The launch process ended without saying why.
 void explain_silent_end(int wait_status, const std::string& code, EmulatedLaunchResult& result) {
     result.error_code = code;
@@ -534,11 +542,7 @@ EmulatedLaunchResult run_emulated_launch(const EmulatedLaunchRequest& request) {
         result.error = text;
         return result;
     }
-    if (WIFEXITED(end.wait_status) && WEXITSTATUS(end.wait_status) == 0 && status->finished.load()) {
-        result.ok = true;
-        result.kernel_ms = status->kernel_ms;
-        return result;
-    }
+    if (finished_cleanly(end, *status, result)) return result;
     std::string kind = bounded(status->kind);
     if (kind.empty() && request.thorough) kind = "sanitizer";  // a report without the thread (the callback did not run)
     if (kind == "sanitizer") {
@@ -584,11 +588,7 @@ EmulatedLaunchResult run_emulated_call(const EmulatedCallRequest& request) {
         result.error = text;
         return result;
     }
-    if (WIFEXITED(end.wait_status) && WEXITSTATUS(end.wait_status) == 0 && status->finished.load()) {
-        result.ok = true;
-        result.kernel_ms = status->kernel_ms;
-        return result;
-    }
+    if (finished_cleanly(end, *status, result)) return result;
     const std::string kind = bounded(status->kind);
     if (kind == "fault" || kind == "sandbox") {
         result.error = explain_fault({request.who, false}, request.shared_object, request.buffers, *status, result);
