@@ -167,7 +167,7 @@ int main(int argc, char** argv) {
     std::filesystem::path kernel = file;
     if (kernel.empty()) kernel = !saved.kernel.empty() && std::filesystem::exists(saved.kernel)
                                      ? std::filesystem::path(saved.kernel)
-                                     : kernels_dir() / "grayscale" / "01_seed_1d.cu";
+                                     : seed_kernel_path();
     state.path_box = kernel.string();
     if (!saved.kernel.empty() && std::filesystem::path(saved.kernel) == kernel) {
         // The same kernel as last time: its launch settings come back too (before the first run).

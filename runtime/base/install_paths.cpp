@@ -47,6 +47,8 @@ fs::path kernels_dir() {
     return search_near_program("kernels_src", fs::path("include") / "kplay.cuh");
 }
 
+fs::path seed_kernel_path() { return kernels_dir() / "grayscale/01_seed_1d.cu"; }
+
 fs::path cuda_include_dir() {
     if (const char* env = std::getenv("KPLAY_CUDA_INCLUDE"); env && *env) return env;
     std::error_code error;

@@ -10,6 +10,10 @@ namespace kplay {
 // above the executable or the working directory. Empty when none exists.
 std::filesystem::path kernels_dir();
 
+// The seed kernel the window opens when no file is given and none was open last time: the first step
+// of the first ladder.
+std::filesystem::path seed_kernel_path();
+
 // KPLAY_CUDA_INCLUDE, else the toolkit include folder found at build time, else /usr/local/cuda/include.
 std::filesystem::path cuda_include_dir();
 
