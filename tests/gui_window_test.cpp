@@ -263,20 +263,7 @@ TEST(GuiWindow, EmulatedDeviceShowsPrintfAndBoundsFaultsWithTheirLine) {
 namespace {
 
 // A declared 1D task small enough for the emulated device on two cores.
-const char* const kVectorAddTask = R"(// kplay-sizes: n default=20000 test=1,1025
-// kplay-buffer: a f32[n] in init=uniform(-1,1)
-// kplay-buffer: b f32[n] in init=uniform(-1,1)
-// kplay-buffer: c f32[n] out check=exact
-__global__ void vector_add(const float* a, const float* b, float* c, int n) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) c[i] = a[i] + b[i];
-}
-#ifdef KPLAY_REFERENCE
-void kplay_reference(const float* a, const float* b, float* c, int n) {
-    for (int i = 0; i < n; ++i) c[i] = a[i] + b[i];
-}
-#endif
-)";
+const std::string kVectorAddTask = kplay::test::vector_add_task("default=20000 test=1,1025");
 
 struct Screenshot {
     int w = 0, h = 0;

@@ -91,6 +91,23 @@ fs::path kernels_dir() {
     return KPLAY_TEST_KERNELS_DIR;
 }
 
+std::string vector_add_task(const std::string& sizes, const std::string& extra_lines) {
+    return "// kplay-sizes: n " + sizes + "\n" + R"(// kplay-buffer: a f32[n] in init=uniform(-1,1)
+// kplay-buffer: b f32[n] in init=uniform(-1,1)
+// kplay-buffer: c f32[n] out check=exact
+)" + extra_lines +
+           R"(__global__ void vector_add(const float* a, const float* b, float* c, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] + b[i];
+}
+#ifdef KPLAY_REFERENCE
+void kplay_reference(const float* a, const float* b, float* c, int n) {
+    for (int i = 0; i < n; ++i) c[i] = a[i] + b[i];
+}
+#endif
+)";
+}
+
 fs::path shared_images_dir() {
     if (const char* env = std::getenv("KPLAY_TEST_IMAGES"); env && *env) return env;
     return KPLAY_TEST_SHARED_IMAGES;

@@ -31,6 +31,10 @@ std::string encode_png16_rgb(int width, int height, const unsigned short* rgb);
 
 std::filesystem::path kernels_dir();
 
+// A declared vector add (c = a + b, checked exactly against a host reference) with these
+// `kplay-sizes` values and any further declaration lines, for the end-to-end and window tests.
+std::string vector_add_task(const std::string& sizes, const std::string& extra_lines = "");
+
 // The shared photos (puppy.jpg, grace_hopper.jpg): ../shared/images beside the checkout, or KPLAY_TEST_IMAGES.
 std::filesystem::path shared_images_dir();
 

@@ -35,21 +35,7 @@ protected:
     double reference_timeout_ = 30;
 };
 
-const char* const kVectorAdd = R"(// kplay-sizes: n default=100000 test=1,1000,1025
-// kplay-buffer: a f32[n] in init=uniform(-1,1)
-// kplay-buffer: b f32[n] in init=uniform(-1,1)
-// kplay-buffer: c f32[n] out check=exact
-// kplay-cost: bytes=12*n ceiling=copy
-__global__ void vector_add(const float* a, const float* b, float* c, int n) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) c[i] = a[i] + b[i];
-}
-#ifdef KPLAY_REFERENCE
-void kplay_reference(const float* a, const float* b, float* c, int n) {
-    for (int i = 0; i < n; ++i) c[i] = a[i] + b[i];
-}
-#endif
-)";
+const std::string kVectorAdd = test::vector_add_task("default=100000 test=1,1000,1025", "// kplay-cost: bytes=12*n ceiling=copy\n");
 
 // The same task with another kernel body (and the same reference).
 std::string vector_add_with(const std::string& body) {
