@@ -116,7 +116,9 @@ TEST(GuiWindow, StartsOnTheSeedKernelAndBuiltInImageAndShowsIt) {
     EXPECT_TRUE(state.value("has_output", false));
     EXPECT_EQ(state.value("shader_error", "x"), "");
     EXPECT_NE(state.value("device_banner", "").find("No CUDA device"), std::string::npos);
-    EXPECT_LT(state.value("frame_ms_p99", 1e9), 400.0) << "generous: software rendering under Xvfb";
+    // The window kept drawing while the first run was in flight (a UI thread that waited on the worker would
+    // draw one frame then). Counted, not timed: under load every frame is slow, but frames still come.
+    EXPECT_GE(state.value("frames_while_busy", 0), 3);
 
     // The input view shows the built-in image: compare screen pixels with the image at several points.
     int w = 0, h = 0, channels = 0;

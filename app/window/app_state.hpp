@@ -36,6 +36,7 @@ struct AppState {
     std::string inspector;  // the pixel under the cursor, in words
     std::string printf_filter;  // substring the printf panel's lines must contain
     FrameStats frames;
+    int frames_while_busy = 0;  // drawn while a run was in flight: the UI thread never waits on the worker
     std::vector<KernelEntry> kernels;
     int compare_a = -1, compare_b = -1;
     int uploaded_version = -1;

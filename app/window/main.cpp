@@ -240,6 +240,7 @@ int main(int argc, char** argv) {
         if (screenshot_due) write_screenshot(screenshot, width, height);
         glfwSwapBuffers(window);
         session.frame_presented();
+        if (session.busy()) ++state.frames_while_busy;
         state.frames.add(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frame_start).count());
         if (!dump_state.empty() && (ImGui::GetTime() - last_dump > 0.2 || screenshot_due)) {
             write_state_dump(state, dump_state);

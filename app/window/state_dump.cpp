@@ -28,6 +28,7 @@ void write_state_dump(const AppState& state, const std::filesystem::path& path) 
                            {"has_output", session.shown().has_value()},
                            {"shader_error", state.views.shader_error()},
                            {"frames", state.frames.frames()},
+                           {"frames_while_busy", state.frames_while_busy},
                            {"frame_ms_p50", state.frames.percentile(50)},
                            {"frame_ms_p99", state.frames.percentile(99)},
                            {"edit_to_result_ms", session.latencies_ms()},
