@@ -262,5 +262,39 @@ TEST_F(UserTasks, AMissingReferenceStopsAtTheSpec) {
     EXPECT_NE(report.error.find("no reference for task vector_add"), std::string::npos) << report.error;
 }
 
+// A ladder's steps share one reference.h, included under KPLAY_REFERENCE: it is found, checked and
+// built from the header, and a change to the header is a change to the reference (not served from
+// the cache of the old one).
+TEST_F(UserTasks, AReferenceInAnIncludedHeaderServesTheStep) {
+    const std::string reference = "void kplay_reference(const float* a, const float* b, float* c, int n) {\n"
+                                  "    for (int i = 0; i < n; ++i) c[i] = a[i] + b[i];\n}\n";
+    dir_.write("reference.h", reference);
+    std::string source = kVectorAdd.substr(0, kVectorAdd.find("#ifdef KPLAY_REFERENCE"));
+    source += "#ifdef KPLAY_REFERENCE\n#include \"reference.h\"  // the ladder's one reference\n#endif\n";
+    const RunReport good = run("vector_add.cu", source);
+    ASSERT_TRUE(good.ok()) << good.stage << ": " << good.error;
+    EXPECT_TRUE(good.check.passed) << good.check.summary;
+
+    // The header now computes something else: the step fails against it.
+    std::string wrong = reference;
+    wrong.replace(wrong.find("a[i] + b[i]"), 11, "a[i] - b[i]");
+    dir_.write("reference.h", wrong);
+    const RunReport changed = run("vector_add.cu", source);
+    ASSERT_TRUE(changed.ok()) << changed.error;
+    EXPECT_FALSE(changed.check.passed);
+
+    // A reference header with other parameters is named with its own file and line.
+    dir_.write("reference.h", "\n" + std::string("void kplay_reference(const float* a, float* c, int n) {}\n"));
+    const RunReport mismatch = run("vector_add.cu", source);
+    EXPECT_EQ(mismatch.stage, Stage::spec);
+    EXPECT_NE(mismatch.error.find("reference.h:2: the reference kplay_reference takes 3 parameters"), std::string::npos) << mismatch.error;
+
+    fs::remove(dir_.path() / "reference.h");
+    const RunReport missing = run("vector_add.cu", source);
+    EXPECT_EQ(missing.stage, Stage::spec);
+    EXPECT_NE(missing.error.find("vector_add.cu:"), std::string::npos) << missing.error;
+    EXPECT_NE(missing.error.find("\"reference.h\", which is not a file"), std::string::npos) << missing.error;
+}
+
 }  // namespace
 }  // namespace kplay

@@ -17,6 +17,7 @@
 #include "run/emulated_device.hpp"
 #include "run/plan.hpp"
 #include "run/runner.hpp"
+#include "spec/reference_includes.hpp"
 #include "spec/source_scan.hpp"
 #include "tasks/task_check.hpp"
 #include "tasks/task_inputs.hpp"
@@ -90,6 +91,8 @@ private:
         if (library() && spec_.task.cost.gemm.size() != 6)
             throw InputError("Task " + spec_.task.name + " names no GEMM for cuBLAS to time (declare ceiling=cublas gemm=A,B,C,M,N,K).");
         report_.spec = spec_;
+        // The host reference is built from the file with its reference headers expanded in place.
+        reference_source_ = spec_.task.reference.kind == ReferenceKind::host ? expand_reference_includes(source_, request_.kernel_path) : source_;
     }
 
     // NVRTC judges the source for every device (diagnostics even without one); the emulated device
@@ -198,7 +201,7 @@ private:
     ReferenceContext reference_context(const LaunchPlan& plan) const {
         ReferenceContext context;
         context.spec = &spec_;
-        context.source = &source_;
+        context.source = &reference_source_;
         context.path = request_.kernel_path;
         context.plan = &plan;
         context.function = &kernel_->attributes;
@@ -449,6 +452,7 @@ private:
     RunReport& report_;
     EngineServices& services_;
     std::string source_;
+    std::string reference_source_;  // source_ with the host reference's headers expanded
     KernelSpec spec_;
     std::unique_ptr<EmulatedDevice> emulated_;
     CudaDevice* gpu_ = nullptr;

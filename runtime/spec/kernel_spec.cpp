@@ -7,6 +7,7 @@
 #include "base/error.hpp"
 #include "base/text.hpp"
 #include "spec/builtin_tasks.hpp"
+#include "spec/reference_includes.hpp"
 #include "spec/task_declaration.hpp"
 
 namespace kplay {
@@ -187,12 +188,12 @@ void check_host_reference(std::string_view source, const std::string& where, Ker
                          "name a trusted kernel with '// kplay-task: reference=FILE.cu:KERNEL'.");
     const std::vector<bool> guarded = lines_defining(source, "KPLAY_REFERENCE");
     if (function->line >= static_cast<int>(guarded.size()) || !guarded[function->line])
-        throw InputError(where + ":" + std::to_string(function->line) + ": " + name +
+        throw InputError(expanded_location(source, function->line, where) + ": " + name +
                          " is not under `#ifdef KPLAY_REFERENCE`, so NVRTC would compile it too; wrap it in #ifdef KPLAY_REFERENCE ... #endif.");
     spec.reference_function = function;
     const KernelDecl* kernel = spec.declaration();
     if (!kernel) return;
-    const std::string at = where + ":" + std::to_string(function->line) + ": the reference " + name;
+    const std::string at = expanded_location(source, function->line, where) + ": the reference " + name;
     if (function->params.size() != kernel->params.size())
         throw InputError(at + " takes " + std::to_string(function->params.size()) + " parameters, but kernel " + kernel->name + " takes " +
                          std::to_string(kernel->params.size()) + " (" + param_list(*kernel) +
@@ -272,7 +273,10 @@ KernelSpec resolve(std::string_view source, const std::filesystem::path& path, c
         spec.block = spec.launch_dims == 2 ? std::vector<std::string>{"16", "16"} : std::vector<std::string>{"256"};
         spec.inferred.push_back("block: " + join(spec.block, ","));
     }
-    if (!fixed_task) check_host_reference(source, where, spec);
+    // A host reference may live in a header the file includes under KPLAY_REFERENCE (a ladder's one
+    // reference.h): it is looked for, and checked, in the text the reference is built from.
+    if (!fixed_task && spec.task.reference.kind == ReferenceKind::host)
+        check_host_reference(expand_reference_includes(source, path), where, spec);
     return spec;
 }
 
