@@ -6,6 +6,7 @@
 
 #include "base/content_hash.hpp"
 #include "base/default_image.hpp"
+#include "base/image_resize.hpp"
 #include "base/image_io.hpp"
 #include "tasks/task_inputs.hpp"
 
@@ -57,6 +58,17 @@ TaskData InputCache::get(const TaskSpec& task, const InputRequest& request, bool
     if (image_file) {
         image = load_image(request.image_path);
         description = request.image_path;
+        if (!size_text.empty()) {
+            // A photo at the size asked for: scaled (a bench several times the L2 on a natural image).
+            const NamedValues values = size_values(task, parse_size_values(task, size_text));
+            if (values.count("w") && values.count("h")) {
+                const int width = static_cast<int>(values.at("w")), height = static_cast<int>(values.at("h"));
+                if (width != image.width || height != image.height) {
+                    description += " scaled from " + std::to_string(image.width) + "x" + std::to_string(image.height);
+                    image = resize_image(image, width, height);
+                }
+            }
+        }
     }
     const std::vector<int64_t> sizes = choose_sizes(task, size_text, cpu, image_file ? &image : nullptr);
     if (task.has_image_input() && !image_file) {
