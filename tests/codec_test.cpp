@@ -177,8 +177,12 @@ void fields(Walk& walk, const TaskSpec& a, const TaskSpec& b) {
 void fields(Walk& walk, const KernelSpec& a, const KernelSpec& b) {
     FIELD(task); FIELD(kernel); FIELD(args); FIELD(launch_dims); FIELD(block); FIELD(grid); FIELD(smem); FIELD(defines);
     FIELD(tolerance); field(walk, "requires", a.requirement, b.requirement); FIELD(annotation_line); FIELD(inferred);
-    FIELD(kernels); FIELD(reference_function);
+    FIELD(kernels); FIELD(reference_function); FIELD(following);
 }
+void fields(Walk& walk, const FollowingLaunch& a, const FollowingLaunch& b) {
+    FIELD(kernel); FIELD(args); FIELD(block); FIELD(grid); FIELD(smem); FIELD(line);
+}
+void fields(Walk& walk, const FollowingLaunchReport& a, const FollowingLaunchReport& b) { FIELD(kernel); FIELD(launch); }
 void fields(Walk& walk, const DeviceLimits& a, const DeviceLimits& b) {
     FIELD(max_threads_per_block); FIELD(max_block_dim); FIELD(max_grid_dim); FIELD(max_smem_per_block);
     FIELD(max_smem_per_block_optin); FIELD(max_regs_per_block); FIELD(warp_size);
@@ -239,7 +243,7 @@ void fields(Walk& walk, const CheckReport& a, const CheckReport& b) {
 }
 // The view's scalars; its arrays travel as blobs (the blob tests below), the series' two numbers flattened.
 void fields(Walk& walk, const OutputView& a, const OutputView& b) {
-    FIELD(kind); FIELD(buffer); FIELD(width); FIELD(height); FIELD(input_w); FIELD(input_h); FIELD(input_identity);
+    FIELD(kind); FIELD(buffer); FIELD(width); FIELD(height); FIELD(channels); FIELD(input_w); FIELD(input_h); FIELD(input_identity);
     field(walk, "series_count", a.series.count, b.series.count);
     field(walk, "series_bucket", a.series.bucket, b.series.bucket);
     FIELD(value); FIELD(expected);
@@ -250,7 +254,7 @@ void fields(Walk& walk, const FaultInfo& a, const FaultInfo& b) {
 void fields(Walk& walk, const InputRequest& a, const InputRequest& b) { FIELD(image_path); FIELD(size); FIELD(seed); }
 void fields(Walk& walk, const RunRequest& a, const RunRequest& b) {
     FIELD(kernel_path); FIELD(source); FIELD(inputs); FIELD(block); FIELD(grid); FIELD(smem); FIELD(arg_overrides);
-    FIELD(defines); FIELD(tolerance); FIELD(arch); FIELD(device); FIELD(warmup); FIELD(repeat); FIELD(flush_l2);
+    FIELD(init_overrides); FIELD(defines); FIELD(tolerance); FIELD(arch); FIELD(device); FIELD(warmup); FIELD(repeat); FIELD(flush_l2);
     FIELD(measure_ceiling); FIELD(defer_library_ceiling); FIELD(check_test_sizes); FIELD(bench_sizes); FIELD(keep_outputs);
     FIELD(known_input); FIELD(rotate_inputs); FIELD(remeasure_ceiling); FIELD(baseline); FIELD(emulate);
     FIELD(emulate_without_gpu); FIELD(thread_order); FIELD(order_seed); FIELD(emulation_workers); FIELD(emulation_timeout_s);
@@ -259,7 +263,7 @@ void fields(Walk& walk, const RunRequest& a, const RunRequest& b) {
 void fields(Walk& walk, const RunReport& a, const RunReport& b) {
     FIELD(stage); FIELD(error); FIELD(error_code); FIELD(fault); FIELD(error_line); FIELD(file); FIELD(task); FIELD(kernel);
     FIELD(lowered_name); FIELD(spec); FIELD(sizes); FIELD(values); FIELD(compile); FIELD(device); FIELD(function);
-    FIELD(occupancy); FIELD(module_load_ms); FIELD(launch); FIELD(coverage); FIELD(arguments); FIELD(input_description);
+    FIELD(occupancy); FIELD(module_load_ms); FIELD(launch); FIELD(following); FIELD(coverage); FIELD(arguments); FIELD(input_description);
     FIELD(input_identity); FIELD(kernel_ms); FIELD(warmup); FIELD(l2_flushed); FIELD(input_copies); FIELD(h2d_ms);
     FIELD(d2h_ms); FIELD(inputs_ms); FIELD(bytes); FIELD(flops); FIELD(gbps); FIELD(gflops); FIELD(ceiling);
     FIELD(percent_of_ceiling); FIELD(verdict); FIELD(check); FIELD(view); FIELD(emulated); FIELD(thread_order);
@@ -350,6 +354,7 @@ KernelSpec kernel_spec() {
     spec.inferred = {"args from the kernel's parameter names"};
     spec.kernels = {kernel_decl("softmax_k", 9), kernel_decl("helper_k", 20)};
     spec.reference_function = kernel_decl("kplay_reference", 30);
+    spec.following = {{"helper_k", {"y", "R"}, {"32"}, {"cdiv(R,32)"}, "128", 3}};
     return spec;
 }
 
@@ -427,6 +432,7 @@ OutputView output_view() {
     view.series.want_max = {-0.5f, -1.5f, -2.5f};
     view.series.ratio_max = {0.25f, std::numeric_limits<float>::quiet_NaN(), 1000};
     view.input = {9, 8, 7, 6, 5, 4, 3, 2, 1};
+    view.channels = 3;
     view.input_w = 3;
     view.input_h = 1;
     view.input_identity = "image:built-in:3x1";
@@ -456,6 +462,7 @@ RunReport run_report() {
     report.occupancy = {3, 0.75};
     report.module_load_ms = 0.5;
     report.launch = {{64, 32, 2}, {16, 16, 4}, 8192, false};
+    report.following = {{"helper_k", {{5, 6, 7}, {32, 2, 3}, 256, false}}};
     report.coverage = {int64_t{1} << 33, 99, 5, 7, CoverageKind::per_thread_work};
     BoundArgument argument{"x", "x", "pointer", "x", 2, {1, 2, 3, 4, 5, 6, 7, 8}, 8};
     report.arguments = {argument};
@@ -497,6 +504,7 @@ RunRequest run_request() {
     request.grid = std::vector<int64_t>{7, 8, 9};
     request.smem = 4096;
     request.arg_overrides = {{"tw", "32"}};
+    request.init_overrides = {{"x", "randint(0,255)"}};
     request.defines = {{"TW", "32"}, {"USE_X", ""}};
     request.tolerance = 1e-3;
     request.arch = "sm_90a";

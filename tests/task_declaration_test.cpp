@@ -136,7 +136,7 @@ TEST(TaskDeclaration, ExactMessagesForMistakes) {
               "mine.cu:2: kplay-buffer 'x': length 'R*Q': unknown name 'Q' (known: C, R) at position 3 in 'R*Q'");
     // A buffer without a role.
     EXPECT_EQ(declaration_error("// kplay-sizes: n default=8\n// kplay-buffer: x f32[n] init=normal(0,1)\n"),
-              "mine.cu:2: kplay-buffer 'x': has no role: write in, out or inout after its type, e.g. 'x f32[n] in'");
+              "mine.cu:2: kplay-buffer 'x': has no role: write in, out, inout or scratch after its type, e.g. 'x f32[n] in'");
     EXPECT_EQ(declaration_error("// kplay-sizes: n default=8\n// kplay-buffer: x f32 in\n"),
               "mine.cu:2: kplay-buffer 'x': write its element type and length as TYPE[LENGTH], e.g. f32[n]");
     EXPECT_EQ(declaration_error("// kplay-sizes: n default=8\n// kplay-buffer: x f32[n] in colour=red\n"),
@@ -157,7 +157,7 @@ TEST(TaskDeclaration, ExactMessagesForMistakes) {
     EXPECT_EQ(declaration_error("// kplay-sizes: n default=8\n// kplay-buffer: x f32[n] in\n"),
               "mine.cu:1: the task has no checked output: give a buffer the role out or inout");
     EXPECT_EQ(declaration_error("// kplay-sizes: n default=8\n// kplay-buffr: y f32[n] out\n"),
-              "mine.cu:2: unknown line 'kplay-buffr:' (known: kplay-task, kplay-sizes, kplay-buffer, kplay-cost)");
+              "mine.cu:2: unknown line 'kplay-buffr:' (known: kplay-task, kplay-sizes, kplay-buffer, kplay-cost, kplay-launch)");
     EXPECT_EQ(declaration_error("// kplay-sizes: n default=8\n// kplay-buffer: y f32[n] out\n// kplay-cost: ceiling=gpu\n"),
               "mine.cu:3: kplay-cost: unknown ceiling 'gpu' (known: copy, read-only, cublas, none)");
     EXPECT_NE(declaration_error("// kplay-sizes: n default=8\n// kplay-buffer: y f32[n] out\n// kplay-cost: ceiling=cublas\n")
@@ -222,4 +222,74 @@ TEST(TaskDeclaration, ABuiltInNameAndADeclarationDoNotMix) {
 TEST(TaskDeclaration, RequiresIsKept) {
     const KernelSpec spec = resolve_kernel_spec(std::string("// kplay: requires=n%4==0 && n>=4\n") + kVectorAdd, "vector_add.cu");
     EXPECT_EQ(spec.requirement, "n%4==0&&n>=4");  // an annotation value's tokens are joined
+}
+
+// The task library's extensions: scratch space, bars, interleaved images, launches after the first.
+TEST(TaskDeclaration, ScratchBarsAndInterleavedImages) {
+    const auto task = parse_task_declaration(
+        "// kplay-task: view=bars\n"
+        "// kplay-sizes: w,h default=64x32\n"
+        "// kplay-buffer: img u8[3*w*h] in init=image(interleaved)\n"
+        "// kplay-buffer: flags u32[cdiv(w*h,256)] scratch init=zero\n"
+        "// kplay-buffer: sums f32[cdiv(w*h,256)] scratch\n"
+        "// kplay-buffer: out u8[3*w*h] out shape=h,w,3\n",
+        "tasks/t.cu");
+    ASSERT_TRUE(task);
+    EXPECT_EQ(task->presentation.output, OutputKind::bars);
+    const BufferSpec* flags = task->find_buffer("flags");
+    ASSERT_TRUE(flags);
+    EXPECT_EQ(flags->role, BufferRole::scratch);
+    EXPECT_FALSE(flags->is_input());
+    EXPECT_FALSE(flags->is_output());
+    EXPECT_TRUE(flags->prefill);
+    EXPECT_EQ(flags->check.kind, CheckKind::none);
+    EXPECT_FALSE(task->find_buffer("sums")->prefill);  // poisoned before each run of the launches
+    EXPECT_EQ(task->primary_output()->name, "out");
+    EXPECT_EQ(task->find_buffer("out")->shape, (std::vector<std::string>{"h", "w", "3"}));
+    // Scratch is the kernels' own space, not the task's traffic: the default bytes leave it out.
+    EXPECT_EQ(task->cost.bytes, "1*(3*w*h)+1*(3*w*h)");
+
+    EXPECT_EQ(declaration_error("// kplay-sizes: n default=8\n// kplay-buffer: s f32[n] scratch check=exact\n// kplay-buffer: y f32[n] out\n"),
+              "mine.cu:2: kplay-buffer 's': is scratch, so it has no check (only out and inout buffers are compared with the reference)");
+    EXPECT_NE(declaration_error("// kplay-sizes: n default=8\n// kplay-buffer: s f32[n] scratch init=uniform\n// kplay-buffer: y f32[n] out\n")
+                  .find("is a scratch buffer, so kplay fills it with poison"),
+              std::string::npos);
+    EXPECT_EQ(declaration_error("// kplay-sizes: h,w default=8x8\n// kplay-buffer: y u8[5*w*h] out shape=h,w,5\n"),
+              "mine.cu:2: kplay-buffer 'y': shape=h,w,5: an image has 1 to 4 channels, not 5");
+}
+
+TEST(TaskDeclaration, LaunchesAfterTheFirstAreReadInOrder) {
+    const std::string declaration =
+        "// kplay: kernel=first block=128\n"
+        "// kplay-sizes: n default=1000\n"
+        "// kplay-buffer: x f32[n] in\n"
+        "// kplay-buffer: part f32[cdiv(n,128)] scratch\n"
+        "// kplay-buffer: y f32[1] out\n"
+        "// kplay-launch: second grid=1 args=part,y,grid_x\n"
+        "// kplay-launch: third\n";
+    const std::string kernels =
+        "__global__ void first(const float* x, float* part, float* y, int n) {}\n"
+        "__global__ void second(const float* part, float* y, int count) {}\n"
+        "__global__ void third(float* y, int n) {}\n";
+    const KernelSpec spec = resolve_kernel_spec(
+        with_reference(declaration, kernels, "void kplay_reference(const float* x, float* part, float* y, int n) {}"), "tasks/t.cu");
+    ASSERT_EQ(spec.following.size(), 2u);
+    EXPECT_EQ(spec.following[0].kernel, "second");
+    EXPECT_EQ(spec.following[0].grid, (std::vector<std::string>{"1"}));
+    EXPECT_EQ(spec.following[0].args, (std::vector<std::string>{"part", "y", "grid_x"}));
+    EXPECT_EQ(spec.following[0].block, (std::vector<std::string>{"128"}));  // the first launch's, by default
+    EXPECT_EQ(spec.following[0].line, 6);
+    EXPECT_EQ(spec.following[1].args, (std::vector<std::string>{"y", "n"}));  // by parameter name
+    EXPECT_TRUE(spec.following[1].grid.empty());                             // auto
+    EXPECT_EQ(spec.kernel_expressions(), (std::vector<std::string>{"first", "second", "third"}));
+
+    const auto error_with = [&](const std::string& line) {
+        return spec_error(with_reference(declaration + line, kernels, "void kplay_reference(const float* x, float* part, float* y, int n) {}"));
+    };
+    EXPECT_EQ(error_with("// kplay-launch: fourth\n"),
+              "mine.cu:8: kplay-launch: no kernel named 'fourth'. The file has: first (line 9), second (line 10), third (line 11).");
+    EXPECT_EQ(error_with("// kplay-launch: grid=1\n"),
+              "mine.cu:8: kplay-launch: name the kernel first, e.g. '// kplay-launch: add_block_sums grid=cdiv(n,1024)'");
+    EXPECT_EQ(error_with("// kplay-launch: third colour=red\n"),
+              "mine.cu:8: kplay-launch: expected key=value, got 'colour=red' (keys: block, grid, smem, args)");
 }

@@ -296,5 +296,136 @@ TEST_F(UserTasks, AReferenceInAnIncludedHeaderServesTheStep) {
     EXPECT_NE(missing.error.find("\"reference.h\", which is not a file"), std::string::npos) << missing.error;
 }
 
+// A sum in two launches: block sums into scratch, then one block adds them. The run launches both,
+// times them as one and checks the result; a second launch that drops a block sum fails.
+const std::string kTwoPass = R"(// kplay: kernel=partial_sums block=256
+// kplay-sizes: n default=100000 test=1,1000,1025,70000
+// kplay-buffer: x f32[n] in init=uniform(-1,1)
+// kplay-buffer: partial f32[cdiv(n,256)] scratch
+// kplay-buffer: total f32[1] out check=abs:1e-6*n+1e-6
+// kplay-cost: bytes=4*n ceiling=read-only
+// kplay-launch: sum_partials grid=1 args=partial,total,grid_x
+__global__ void partial_sums(const float* x, float* partial, float* total, int n) {
+    __shared__ float s[256];
+    int i = blockIdx.x * 256 + threadIdx.x;
+    s[threadIdx.x] = i < n ? x[i] : 0.0f;
+    __syncthreads();
+    for (int k = 128; k > 0; k /= 2) {
+        if (threadIdx.x < k) s[threadIdx.x] += s[threadIdx.x + k];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) partial[blockIdx.x] = s[0];
+}
+__global__ void sum_partials(const float* partial, float* total, int count) {
+    __shared__ float s[256];
+    float v = 0;
+    for (int i = threadIdx.x; i < count; i += 256) v += partial[i];
+    s[threadIdx.x] = v;
+    __syncthreads();
+    for (int k = 128; k > 0; k /= 2) {
+        if (threadIdx.x < k) s[threadIdx.x] += s[threadIdx.x + k];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) *total = s[0];
+}
+#ifdef KPLAY_REFERENCE
+void kplay_reference(const float* x, float* partial, float* total, int n) {
+    double sum = 0;
+    for (int i = 0; i < n; ++i) sum += x[i];
+    *total = static_cast<float>(sum);
+}
+#endif
+)";
+
+TEST_F(UserTasks, SeveralLaunchesRunInOrderAndAreCheckedAsOne) {
+    const RunReport report = run("two_pass.cu", kTwoPass);
+    ASSERT_TRUE(report.ok()) << report.stage << ": " << report.error;
+    EXPECT_TRUE(report.check.passed) << report.check.summary;
+    ASSERT_EQ(report.following.size(), 1u);
+    EXPECT_EQ(report.following[0].kernel, "sum_partials");
+    EXPECT_EQ(report.following[0].launch.grid.x, 1);
+    EXPECT_EQ(report.launch.grid.x, 391);  // cdiv(100000, 256): the count the second launch was given
+    EXPECT_EQ(report.check.sizes.size(), 5u);
+    for (const auto& size : report.check.sizes) EXPECT_TRUE(size.passed) << size.sizes << ": " << size.summary;
+
+    // The second launch misses the last block sum: the sum is off at every size of more than one block.
+    std::string dropped = kTwoPass;
+    dropped.replace(dropped.find("args=partial,total,grid_x"), 25, "args=partial,total,grid_x-1");
+    const RunReport wrong = run("two_pass.cu", dropped);
+    ASSERT_TRUE(wrong.ok()) << wrong.error;
+    EXPECT_FALSE(wrong.check.passed);
+
+    // A scratch buffer is poisoned: a second launch that reads a block sum nobody wrote adds a NaN,
+    // whose payload (the poison's) reaches the output, so it fails as unwritten or NaN.
+    std::string unwritten = kTwoPass;
+    unwritten.replace(unwritten.find("args=partial,total,grid_x"), 25, "args=partial,total,grid_x+1");
+    unwritten.replace(unwritten.find("partial f32[cdiv(n,256)]"), 24, "partial f32[cdiv(n,256)+1]");
+    const RunReport poisoned = run("two_pass.cu", unwritten);
+    ASSERT_TRUE(poisoned.ok()) << poisoned.error;
+    EXPECT_FALSE(poisoned.check.passed);
+    EXPECT_GT(poisoned.check.metric("nan_inf") + poisoned.check.metric("unwritten"), 0) << poisoned.check.summary;
+
+    // A bad expression in a later launch names its line.
+    std::string bad = kTwoPass;
+    bad.replace(bad.find("grid=1 args"), 6, "grid=q ");
+    const RunReport refused = run("two_pass.cu", bad);
+    EXPECT_EQ(refused.stage, Stage::launch);
+    EXPECT_NE(refused.error.find("two_pass.cu:7: the launch of sum_partials"), std::string::npos) << refused.error;
+}
+
+// An interleaved RGB output (shape=h,w,3) is shown in colour, and a wrong byte is named by its
+// pixel and channel.
+TEST_F(UserTasks, AnInterleavedImageOutputIsShownInColour) {
+    const std::string source = R"(// kplay-sizes: w,h default=40x30 test=1x1,3x5
+// kplay-buffer: in u8[3*w*h] in init=image(interleaved)
+// kplay-buffer: out u8[3*w*h] out shape=h,w,3 check=exact
+__global__ void invert(const unsigned char* in, unsigned char* out, int w, int h) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < 3 * w * h) out[i] = i == 3 * (2 * w + 5) + 1 ? 0 : 255 - in[i];
+}
+#ifdef KPLAY_REFERENCE
+void kplay_reference(const unsigned char* in, unsigned char* out, int w, int h) {
+    for (int i = 0; i < 3 * w * h; ++i) out[i] = 255 - in[i];
+}
+#endif
+)";
+    RunRequest request;
+    request.kernel_path = dir_.write("invert.cu", source);
+    request.emulate = true;
+    request.keep_outputs = true;
+    const RunReport report = engine_.run(request);
+    ASSERT_TRUE(report.ok()) << report.error;
+    EXPECT_FALSE(report.check.passed);
+    EXPECT_EQ(report.view.kind, OutputKind::image);
+    EXPECT_EQ(report.view.channels, 3);
+    EXPECT_EQ(report.view.width, 40);
+    EXPECT_EQ(report.view.height, 30);
+    EXPECT_EQ(report.view.output.size(), 3u * 40 * 30);
+    EXPECT_EQ(report.view.map.size(), 40u * 30);  // one difference per pixel
+    EXPECT_EQ(report.view.input.size(), 3u * 40 * 30);  // the input as planes, for the window
+    EXPECT_NE(report.check.first_bad.find("pixel (x=5, y=2) green"), std::string::npos) << report.check.first_bad;
+}
+
+// --init fills an input another way for one run (a histogram on uniform bytes instead of its image).
+TEST_F(UserTasks, AnInitOverrideReplacesAnInputsInitForOneRun) {
+    RunRequest request;
+    request.kernel_path = dir_.write("vector_add.cu", kVectorAdd);
+    request.emulate = true;
+    request.check_test_sizes = false;
+    request.init_overrides = {{"a", "constant(2)"}, {"b", "constant(3)"}};
+    request.keep_outputs = true;
+    const RunReport report = engine_.run(request);
+    ASSERT_TRUE(report.ok()) << report.error;
+    EXPECT_TRUE(report.check.passed);
+    ASSERT_FALSE(report.view.series.got_min.empty());
+    EXPECT_EQ(report.view.series.got_min[0], 5.0f);
+
+    request.init_overrides = {{"c", "constant(1)"}};
+    const RunReport refused = engine_.run(request);
+    EXPECT_EQ(refused.stage, Stage::spec);
+    EXPECT_NE(refused.error.find("--init c=constant(1): task vector_add has no input named 'c' (its inputs: a, b)"), std::string::npos)
+        << refused.error;
+}
+
 }  // namespace
 }  // namespace kplay

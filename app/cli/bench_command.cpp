@@ -6,6 +6,8 @@
 #include "client/bench_report.hpp"
 #include "client/report_json.hpp"
 #include "client/worker_client.hpp"
+#include "spec/kernel_spec.hpp"
+#include "spec/task_sizes.hpp"
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "option_parsing.hpp"
@@ -17,6 +19,7 @@ namespace {
 struct BenchOptionsCli {
     std::vector<std::string> files;
     std::string image, size;
+    std::vector<std::string> inits;
     int warmup = 5, repeat = 50;
     bool json = false, no_flush = false, no_cublas = false;
     double timeout = 30;
@@ -28,6 +31,20 @@ struct Row {
     RunReport report;
 };
 
+// The task's bench sizes as size texts, read from the file here; empty when the file cannot be read
+// or its spec resolved (the worker's run then reports why).
+std::vector<std::string> bench_sizes_of(const std::string& file, bool emulated) {
+    std::vector<std::string> texts;
+    try {
+        const KernelSpec spec = resolve_kernel_spec(read_source_file(file), file);
+        const auto& sizes = emulated && !spec.task.sizes.cpu_bench.empty() ? spec.task.sizes.cpu_bench : spec.task.sizes.gpu_bench;
+        for (const auto& size : sizes) texts.push_back(size_values_text(size));
+    } catch (const std::exception&) {
+        texts.clear();
+    }
+    return texts;
+}
+
 }  // namespace
 
 std::function<int()> add_bench_command(CLI::App& app) {
@@ -38,6 +55,7 @@ std::function<int()> add_bench_command(CLI::App& app) {
     command->add_option("--size", o->size,
                         "The sizes for every file (default: each task's bench size, e.g. grayscale 7680x4320 and matmul 4096x4096x4096 "
                         "on a GPU, 1920x1080 and 512x512x512 emulated)");
+    command->add_option("--init", o->inits, "Fill an input another way, e.g. pixels=randint(0,255) (repeatable)");
     command->add_option("--warmup", o->warmup, "Untimed launches before timing")->check(CLI::Range(0, 1000));
     command->add_option("--repeat", o->repeat, "Timed launches (median reported)")->check(CLI::Range(1, 100000));
     command->add_option("--timeout", o->timeout, "Stop a kernel after this many seconds")->check(CLI::PositiveNumber);
@@ -66,6 +84,7 @@ std::function<int()> add_bench_command(CLI::App& app) {
             request.rotate_inputs = true;
             request.inputs.image_path = o->image;
             request.inputs.size = o->size;
+            for (const auto& init : o->inits) request.init_overrides.insert(parse_assignment(init, "--init"));
             request.bench_sizes = true;        // each task's own bench size unless --size says otherwise
             request.check_test_sizes = false;  // bench measures; `kplay-cli run` checks the edge cases
             // The cuBLAS rows below, at the first GEMM-like file's sizes, are its ceiling; a later GEMM-like file
@@ -80,13 +99,18 @@ std::function<int()> add_bench_command(CLI::App& app) {
         std::string device_problem;
         bool first = true;
         for (const auto& file : o->files) {
-            RunRequest request = request_for(file);
-            request.remeasure_ceiling = first;  // the bandwidth ceilings are measured in this run, once
-            first = false;
-            Row row{file, client.wait(client.submit_run(request)).run};
-            if (row.report.stage == Stage::device) device_problem = row.report.error;
-            if (gemm_file.empty() && row.report.spec && row.report.spec->task.cost.ceiling == CeilingKind::cublas) gemm_file = file;
-            rows.push_back(std::move(row));
+            // A task with several bench sizes (softmax: short and long rows) gets a row for each.
+            const std::vector<std::string> sizes = o->size.empty() && o->image.empty() ? bench_sizes_of(file, emulated) : std::vector<std::string>{};
+            for (size_t s = 0; s < std::max<size_t>(1, sizes.size()); ++s) {
+                RunRequest request = request_for(file);
+                if (sizes.size() > 1) request.inputs.size = sizes[s];
+                request.remeasure_ceiling = first;  // the bandwidth ceilings are measured in this run, once
+                first = false;
+                Row row{sizes.size() > 1 ? file + " @ " + sizes[s] : file, client.wait(client.submit_run(request)).run};
+                if (row.report.stage == Stage::device) device_problem = row.report.error;
+                if (gemm_file.empty() && row.report.spec && row.report.spec->task.cost.ceiling == CeilingKind::cublas) gemm_file = file;
+                rows.push_back(std::move(row));
+            }
         }
         if (!device_problem.empty()) {
             std::cerr << "kplay-cli: cannot benchmark: " << device_problem << "\n";

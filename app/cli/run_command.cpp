@@ -22,7 +22,7 @@ namespace {
 struct RunOptionsCli {
     std::string file, image, size, block, grid, out, arch;
     int64_t smem = -1;
-    std::vector<std::string> args, defines;
+    std::vector<std::string> args, defines, inits;
     int warmup = 3, repeat = 20;
     std::string device, order = "forward";
     uint64_t order_seed = 1;
@@ -81,6 +81,9 @@ void print_setup(const RunReport& r) {
     if (r.stage == Stage::inputs) return;
     std::printf("  launch     grid %s%s, block %s, dynamic smem %s\n", r.launch.grid.text().c_str(), r.launch.auto_grid ? " (auto)" : "",
                 r.launch.block.text().c_str(), human_bytes(r.launch.dynamic_smem).c_str());
+    for (const auto& then : r.following)
+        std::printf("  then       %s: grid %s, block %s, dynamic smem %s (timed with the first as one run)\n", then.kernel.c_str(),
+                    then.launch.grid.text().c_str(), then.launch.block.text().c_str(), human_bytes(then.launch.dynamic_smem).c_str());
     if (r.occupancy.blocks_per_sm > 0)
         std::printf("  occupancy  %d blocks/SM, %.0f%% of the SM's threads (theoretical)\n", r.occupancy.blocks_per_sm, 100 * r.occupancy.fraction);
     std::printf("  coverage   %lld threads for %lld elements: %s\n", static_cast<long long>(r.coverage.threads),
@@ -183,6 +186,7 @@ std::function<int()> add_run_command(CLI::App& app) {
     command->add_option("--smem", o->smem, "Dynamic shared memory in bytes");
     command->add_option("--arg", o->args, "Set a literal argument, e.g. tw=32 (repeatable)");
     command->add_option("-D,--define", o->defines, "Preprocessor define NAME=VALUE (repeatable)");
+    command->add_option("--init", o->inits, "Fill an input another way for this run, e.g. pixels=randint(0,255) (repeatable)");
     command->add_option("--warmup", o->warmup, "Untimed launches before timing")->check(CLI::Range(0, 1000));
     command->add_option("--repeat", o->repeat, "Timed launches (median reported)")->check(CLI::Range(1, 100000));
     command->add_option("--seed", o->seed, "Seed of the random inputs");
@@ -214,6 +218,7 @@ std::function<int()> add_run_command(CLI::App& app) {
         if (o->smem >= 0) request.smem = o->smem;
         for (const auto& arg : o->args) request.arg_overrides.insert(parse_assignment(arg, "--arg"));
         for (const auto& define : o->defines) request.defines.push_back(parse_assignment(define, "-D"));
+        for (const auto& init : o->inits) request.init_overrides.insert(parse_assignment(init, "--init"));
         if (o->tolerance >= 0) request.tolerance = o->tolerance;
         request.arch = o->arch;
         request.emulate_without_gpu = o->device.empty();  // an ordinal asked for means a GPU or an error

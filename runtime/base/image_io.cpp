@@ -128,6 +128,10 @@ void save_gray_png(const fs::path& path, const uint8_t* pixels, int width, int h
     write_png(path, width, height, 1, pixels);
 }
 
+void save_interleaved_png(const fs::path& path, const uint8_t* pixels, int width, int height, int channels) {
+    write_png(path, width, height, channels, pixels);
+}
+
 void save_planar_png(const fs::path& path, const PlanarImage& image) {
     std::vector<uint8_t> interleaved(3 * image.pixels());
     for (size_t i = 0; i < image.pixels(); ++i)

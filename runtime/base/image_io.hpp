@@ -30,6 +30,8 @@ PlanarImage decode_image(const std::string& bytes, const std::string& name_for_m
 
 // Writes a single-channel (gray) or planar-RGB image as PNG; throws InputError when it cannot.
 void save_gray_png(const std::filesystem::path& path, const uint8_t* pixels, int width, int height);
+// Interleaved pixels of 1 to 4 channels (gray, gray+alpha, RGB, RGBA).
+void save_interleaved_png(const std::filesystem::path& path, const uint8_t* pixels, int width, int height, int channels);
 void save_planar_png(const std::filesystem::path& path, const PlanarImage& image);
 
 }  // namespace kplay

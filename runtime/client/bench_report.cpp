@@ -16,7 +16,9 @@ std::string display_name(const BenchRow& row) {
 
 std::string launch_text(const BenchRow& row) {
     if (row.baseline) return "library";
-    return "grid " + row.report.launch.grid.text() + " block " + row.report.launch.block.text();
+    std::string text = "grid " + row.report.launch.grid.text() + " block " + row.report.launch.block.text();
+    if (!row.report.following.empty()) text += " +" + std::to_string(row.report.following.size()) + " launches";
+    return text;
 }
 
 bool counts_flops(const RunReport& r) { return r.spec && r.spec->task.presentation.rate == RateUnit::flops; }

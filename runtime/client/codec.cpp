@@ -113,6 +113,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CompileResult, ok, diagnostics, 
                                                 options_used, compile_ms, lookup_ms, cache_hit, failure)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KernelParam, type, name)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KernelDecl, name, is_template, is_extern_c, params, line)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FollowingLaunch, kernel, args, block, grid, smem, line)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InitSpec, kind, params, layout, text)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CheckSpec, kind, abs, rel, ulp, bound, text)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(BufferSpec, name, type, length, shape, role, init, prefill, seed, check, line)
@@ -136,6 +137,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FunctionAttributes, registers_pe
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Occupancy, blocks_per_sm, fraction)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Dim3, x, y, z)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LaunchConfig, grid, block, dynamic_smem, auto_grid)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FollowingLaunchReport, kernel, launch)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Coverage, threads, elements, idle_threads, uncovered, kind)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(BoundArgument, param, binding, kind, value, buffer, size)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TimingStats, count, median, min, max, mean, stddev)
@@ -148,7 +150,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FaultInfo, sticky, explanation, 
 
 // The view's scalar fields; its arrays are blobs.
 void to_json(nlohmann::json& j, const OutputView& v) {
-    j = {{"kind", v.kind}, {"buffer", v.buffer}, {"width", v.width}, {"height", v.height}, {"input_w", v.input_w},
+    j = {{"kind", v.kind}, {"buffer", v.buffer}, {"width", v.width}, {"height", v.height}, {"channels", v.channels}, {"input_w", v.input_w},
          {"input_h", v.input_h}, {"input_identity", v.input_identity}, {"series_count", v.series.count},
          {"series_bucket", v.series.bucket}, {"value", v.value}, {"expected", v.expected}};
 }
@@ -157,6 +159,7 @@ void from_json(const nlohmann::json& j, OutputView& v) {
     j.at("buffer").get_to(v.buffer);
     j.at("width").get_to(v.width);
     j.at("height").get_to(v.height);
+    j.at("channels").get_to(v.channels);
     j.at("input_w").get_to(v.input_w);
     j.at("input_h").get_to(v.input_h);
     j.at("input_identity").get_to(v.input_identity);
@@ -170,7 +173,7 @@ void to_json(nlohmann::json& j, const KernelSpec& v) {
     j = {{"task", v.task}, {"kernel", v.kernel}, {"args", v.args}, {"launch_dims", v.launch_dims}, {"block", v.block}, {"grid", v.grid},
          {"smem", v.smem}, {"defines", v.defines}, {"tolerance", v.tolerance}, {"requires", v.requirement},
          {"annotation_line", v.annotation_line}, {"inferred", v.inferred}, {"kernels", v.kernels},
-         {"reference_function", v.reference_function}};
+         {"reference_function", v.reference_function}, {"following", v.following}};
 }
 void from_json(const nlohmann::json& j, KernelSpec& v) {
     j.at("task").get_to(v.task);
@@ -187,11 +190,12 @@ void from_json(const nlohmann::json& j, KernelSpec& v) {
     j.at("inferred").get_to(v.inferred);
     j.at("kernels").get_to(v.kernels);
     j.at("reference_function").get_to(v.reference_function);
+    j.at("following").get_to(v.following);
 }
 
 void to_json(nlohmann::json& j, const RunRequest& v) {
     j = {{"kernel_path", v.kernel_path.string()}, {"source", v.source}, {"inputs", v.inputs}, {"block", v.block},
-         {"grid", v.grid}, {"smem", v.smem}, {"arg_overrides", v.arg_overrides}, {"defines", v.defines},
+         {"grid", v.grid}, {"smem", v.smem}, {"arg_overrides", v.arg_overrides}, {"init_overrides", v.init_overrides}, {"defines", v.defines},
          {"tolerance", v.tolerance}, {"arch", v.arch}, {"device", v.device}, {"warmup", v.warmup}, {"repeat", v.repeat},
          {"flush_l2", v.flush_l2}, {"measure_ceiling", v.measure_ceiling}, {"defer_library_ceiling", v.defer_library_ceiling},
          {"check_test_sizes", v.check_test_sizes}, {"bench_sizes", v.bench_sizes}, {"keep_outputs", v.keep_outputs}, {"known_input", v.known_input},
@@ -211,6 +215,7 @@ void from_json(const nlohmann::json& j, RunRequest& v) {
     j.at("grid").get_to(v.grid);
     j.at("smem").get_to(v.smem);
     j.at("arg_overrides").get_to(v.arg_overrides);
+    j.at("init_overrides").get_to(v.init_overrides);
     j.at("defines").get_to(v.defines);
     j.at("tolerance").get_to(v.tolerance);
     j.at("arch").get_to(v.arch);
@@ -243,7 +248,8 @@ void to_json(nlohmann::json& j, const RunReport& v) {
     j = {{"stage", v.stage}, {"error", v.error}, {"error_code", v.error_code}, {"fault", v.fault}, {"error_line", v.error_line},
          {"file", v.file}, {"task", v.task}, {"kernel", v.kernel}, {"lowered_name", v.lowered_name}, {"spec", v.spec},
          {"sizes", v.sizes}, {"values", v.values}, {"compile", v.compile}, {"device", v.device}, {"function", v.function},
-         {"occupancy", v.occupancy}, {"module_load_ms", v.module_load_ms}, {"launch", v.launch}, {"coverage", v.coverage},
+         {"occupancy", v.occupancy}, {"module_load_ms", v.module_load_ms}, {"launch", v.launch}, {"following", v.following},
+         {"coverage", v.coverage},
          {"arguments", v.arguments}, {"input_description", v.input_description}, {"input_identity", v.input_identity},
          {"kernel_ms", v.kernel_ms}, {"warmup", v.warmup}, {"l2_flushed", v.l2_flushed}, {"input_copies", v.input_copies},
          {"h2d_ms", v.h2d_ms}, {"d2h_ms", v.d2h_ms}, {"inputs_ms", v.inputs_ms}, {"bytes", v.bytes}, {"flops", v.flops},
@@ -272,6 +278,7 @@ void from_json(const nlohmann::json& j, RunReport& v) {
     j.at("occupancy").get_to(v.occupancy);
     j.at("module_load_ms").get_to(v.module_load_ms);
     j.at("launch").get_to(v.launch);
+    j.at("following").get_to(v.following);
     j.at("coverage").get_to(v.coverage);
     j.at("arguments").get_to(v.arguments);
     j.at("input_description").get_to(v.input_description);

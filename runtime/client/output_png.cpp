@@ -12,7 +12,7 @@ namespace kplay {
 
 bool save_output_view_png(const OutputView& view, const std::filesystem::path& path) {
     if (view.kind == OutputKind::image && !view.output.empty()) {
-        save_gray_png(path, view.output.data(), view.width, view.height);
+        save_interleaved_png(path, view.output.data(), view.width, view.height, view.channels);
         return true;
     }
     if (view.kind == OutputKind::matrix && !view.map.empty()) {

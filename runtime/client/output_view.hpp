@@ -1,6 +1,7 @@
 // What the window draws for a run's primary output, chosen by the task's output kind: an image beside
-// its input and its difference, a matrix's error heatmap, a 1D array against its reference, or a scalar
-// (its value and the reference's, beside its BufferCheck). The arrays travel as shared-memory blobs.
+// its input and its difference, a matrix's error heatmap, a 1D array against its reference (as a line,
+// or as bars: a histogram), or a scalar (its value and the reference's, beside its BufferCheck). The
+// arrays travel as shared-memory blobs.
 #pragma once
 
 #include <cstdint>
@@ -26,8 +27,10 @@ struct OutputView {
     OutputKind kind = OutputKind::series;
     std::string buffer;
     int width = 0, height = 0;          // image: pixels; matrix: the map's size (max-pooled to 1024 a side)
-    std::vector<unsigned char> output;  // image: the output pixels
-    std::vector<float> map;             // image: out - ref (NaN: never written); matrix: |C-R| / allowed (NaN: not finite)
+    int channels = 1;                   // image: 1 (gray) or 3 (interleaved RGB, a buffer of shape h,w,3)
+    std::vector<unsigned char> output;  // image: the output pixels, channels interleaved
+    // image: out - ref per pixel, the channel furthest off (NaN: never written); matrix: |C-R| / allowed (NaN: not finite)
+    std::vector<float> map;
     Series series;
     // The input image the output was made from (tasks with an image input), planar RGB.
     std::vector<unsigned char> input;

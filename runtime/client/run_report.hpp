@@ -46,6 +46,12 @@ struct Ceiling {
     bool deferred = false;  // not measured in this run (the window asks for it separately)
 };
 
+// A launch after the first (a kplay-launch line), as it ran: the run times all launches as one.
+struct FollowingLaunchReport {
+    std::string kernel;
+    LaunchConfig launch;
+};
+
 struct RunReport {
     Stage stage = Stage::source;  // where the run stopped; done when it went through
     std::string error;            // empty on success; a message for the user otherwise
@@ -63,6 +69,7 @@ struct RunReport {
     Occupancy occupancy;
     double module_load_ms = 0;
     LaunchConfig launch;
+    std::vector<FollowingLaunchReport> following;  // the launches after `launch`, in order
     Coverage coverage;
     std::vector<BoundArgument> arguments;
     std::string input_description;

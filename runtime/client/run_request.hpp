@@ -41,6 +41,7 @@ struct RunRequest {
     std::optional<std::vector<int64_t>> grid;   // overrides the spec; empty vector = auto
     std::optional<int64_t> smem;
     std::map<std::string, std::string> arg_overrides;          // literal arguments, e.g. tw=32
+    std::map<std::string, std::string> init_overrides;         // an input's init for this run, e.g. pixels=randint(0,255)
     std::vector<std::pair<std::string, std::string>> defines;  // added to / override the spec's
     std::optional<double> tolerance;  // replaces the leading tolerance of every output's check
     std::string arch;                 // empty: the device's

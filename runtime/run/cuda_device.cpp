@@ -17,7 +17,7 @@ namespace {
 
 class CudaKernel final : public LoadedKernel {
 public:
-    Module module;
+    std::shared_ptr<const Module> module;  // shared by the kernels of one file
     KernelFunction function;
 };
 
@@ -79,15 +79,20 @@ T argument(const std::vector<void*>& args, size_t index) {
 CudaDevice::CudaDevice(int ordinal)
     : info_(describe_device(ordinal)), context_(ordinal), stream_(Stream::create()), start_(Event::create()), stop_(Event::create()) {}
 
-std::unique_ptr<LoadedKernel> CudaDevice::load(const KernelSource& source) {
+std::vector<std::unique_ptr<LoadedKernel>> CudaDevice::load(const KernelSource& source) {
     make_current();
-    auto kernel = std::make_unique<CudaKernel>();
     const auto start = std::chrono::steady_clock::now();
-    kernel->module = Module::load(source.compiled->binary);
-    kernel->function = kernel->module.function(source.lowered_name);
-    kernel->attributes = kernel->function.attributes();
-    kernel->load_ms = ms_since(start);
-    return kernel;
+    const auto module = std::make_shared<const Module>(Module::load(source.compiled->binary));
+    std::vector<std::unique_ptr<LoadedKernel>> kernels;
+    for (const std::string& lowered : source.lowered_names) {
+        auto kernel = std::make_unique<CudaKernel>();
+        kernel->module = module;
+        kernel->function = module->function(lowered);
+        kernel->attributes = kernel->function.attributes();
+        kernels.push_back(std::move(kernel));
+    }
+    if (!kernels.empty()) kernels.front()->load_ms = ms_since(start);
+    return kernels;
 }
 
 std::unique_ptr<LoadedKernel> CudaDevice::library(Baseline baseline) {
@@ -117,14 +122,19 @@ std::unique_ptr<DeviceBuffers> CudaDevice::allocate(const std::vector<BufferShap
     return std::make_unique<CudaBuffers>(buffers, stream_);
 }
 
-LaunchOutcome CudaDevice::launch(LoadedKernel& kernel, const LaunchConfig& launch, std::vector<void*>& args, DeviceBuffers&) {
+LaunchOutcome CudaDevice::launch(const std::vector<DeviceLaunch>& launches, DeviceBuffers&) {
+    // Back to back on one stream between two events: the sequence is timed as one, gaps included.
     start_.record(stream_);
-    if (auto* library = dynamic_cast<CublasKernel*>(&kernel)) {
-        CublasLibrary::get().sgemm(stream_.get(), library->tf32, argument<int32_t>(args, 3), argument<int32_t>(args, 4),
-                                   argument<int32_t>(args, 5), argument<CUdeviceptr>(args, 0), argument<CUdeviceptr>(args, 1),
-                                   argument<CUdeviceptr>(args, 2));
-    } else {
-        const auto& cuda = static_cast<CudaKernel&>(kernel);
+    for (const DeviceLaunch& item : launches) {
+        const LaunchConfig& launch = *item.launch;
+        std::vector<void*>& args = *item.args;
+        if (auto* library = dynamic_cast<CublasKernel*>(item.kernel)) {
+            CublasLibrary::get().sgemm(stream_.get(), library->tf32, argument<int32_t>(args, 3), argument<int32_t>(args, 4),
+                                       argument<int32_t>(args, 5), argument<CUdeviceptr>(args, 0), argument<CUdeviceptr>(args, 1),
+                                       argument<CUdeviceptr>(args, 2));
+            continue;
+        }
+        const auto& cuda = static_cast<const CudaKernel&>(*item.kernel);
         KPLAY_CU(driver_api().cuLaunchKernel(cuda.function.get(), static_cast<unsigned>(launch.grid.x), static_cast<unsigned>(launch.grid.y),
                                              static_cast<unsigned>(launch.grid.z), static_cast<unsigned>(launch.block.x),
                                              static_cast<unsigned>(launch.block.y), static_cast<unsigned>(launch.block.z),

@@ -20,13 +20,13 @@ public:
     explicit CudaDevice(int ordinal);  // makes the context current
     const DeviceInfo& info() const override { return info_; }
     bool emulated() const override { return false; }
-    std::unique_ptr<LoadedKernel> load(const KernelSource& source) override;
+    std::vector<std::unique_ptr<LoadedKernel>> load(const KernelSource& source) override;
     std::unique_ptr<LoadedKernel> library(Baseline baseline) override;
     void prepare(LoadedKernel& kernel, const LaunchConfig& launch) override;
     Occupancy occupancy(const LoadedKernel& kernel, const LaunchConfig& launch) override;
     std::unique_ptr<DeviceBuffers> allocate(const std::vector<BufferShape>& buffers, GuardEdge edge) override;
     bool places_edges() const override { return false; }
-    LaunchOutcome launch(LoadedKernel& kernel, const LaunchConfig& launch, std::vector<void*>& args, DeviceBuffers& buffers) override;
+    LaunchOutcome launch(const std::vector<DeviceLaunch>& launches, DeviceBuffers& buffers) override;
     bool times_repeats() const override { return true; }
     bool before_timed_launch(bool flush) override;
     int input_copies(size_t input_bytes, bool rotate) const override;

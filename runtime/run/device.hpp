@@ -23,12 +23,12 @@
 
 namespace kplay {
 
-// What a device loads a kernel from: NVRTC's output for a GPU, the source itself for the emulated device.
+// What a device loads kernels from: NVRTC's output for a GPU, the source itself for the emulated device.
 struct KernelSource {
     std::string source;  // the kernel file's text
     std::filesystem::path path;
-    std::string kernel;        // the name expression, e.g. "matmul_k<16>"
-    std::string lowered_name;  // NVRTC's name for it
+    std::vector<std::string> kernels;        // name expressions, e.g. "matmul_k<16>"; the annotated kernel first
+    std::vector<std::string> lowered_names;  // NVRTC's names for them, by index (GPU)
     const CompileResult* compiled = nullptr;
     std::vector<std::pair<std::string, std::string>> defines;
 };
@@ -63,6 +63,14 @@ public:
     virtual void fill(size_t index, uint32_t word) = 0;             // the word repeated (1-byte types: its low byte)
 };
 
+// One launch of a run's sequence (the annotated kernel's, then each kplay-launch line's).
+struct DeviceLaunch {
+    LoadedKernel* kernel = nullptr;
+    const LaunchConfig* launch = nullptr;
+    std::vector<void*>* args = nullptr;
+    std::string name;  // the kernel's name expression, for a failure's message
+};
+
 // A launch's time, or why it failed, and what the kernel printed (emulated device).
 struct LaunchOutcome {
     bool ok = true;
@@ -84,8 +92,9 @@ public:
 
     // The stage a failed load is reported at (the emulated device compiles here).
     virtual Stage load_stage() const { return Stage::load; }
-    // Throws InputError (the user's problem) or ApiError.
-    virtual std::unique_ptr<LoadedKernel> load(const KernelSource& source) = 0;
+    // One loaded kernel per name in `source.kernels`, in order (one module, one build). Throws InputError
+    // (the user's problem) or ApiError.
+    virtual std::vector<std::unique_ptr<LoadedKernel>> load(const KernelSource& source) = 0;
     // cuBLAS in place of a kernel, taking (a, b, c, M, N, K); throws InputError where it cannot run.
     virtual std::unique_ptr<LoadedKernel> library(Baseline baseline) = 0;
     // Before launches with this configuration (the opt-in to more than 48 KiB of dynamic shared memory).
@@ -95,7 +104,8 @@ public:
     virtual std::unique_ptr<DeviceBuffers> allocate(const std::vector<BufferShape>& buffers, GuardEdge edge) = 0;
     // Whether the two checked launches need sets placed differently (GuardEdge::end, then start).
     virtual bool places_edges() const = 0;
-    virtual LaunchOutcome launch(LoadedKernel& kernel, const LaunchConfig& launch, std::vector<void*>& args, DeviceBuffers& buffers) = 0;
+    // The launches in order, back to back, timed as one; the first that fails ends the sequence.
+    virtual LaunchOutcome launch(const std::vector<DeviceLaunch>& launches, DeviceBuffers& buffers) = 0;
 
     // Timing: whether warm-ups and repeats make sense (the emulated device times its checked launches
     // only), the work done before each timed launch outside its timing (an L2 flush), and how many

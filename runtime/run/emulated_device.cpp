@@ -22,6 +22,7 @@ namespace {
 class EmulatedBuild final : public LoadedKernel {
 public:
     std::filesystem::path shared_object;  // the one launched (the sanitized build in thorough mode)
+    size_t entry = 0;                     // which of the file's kernels: kplay_emu_entry_<entry>
 };
 
 class EmulatedBuffers final : public DeviceBuffers {
@@ -60,10 +61,10 @@ private:
 // Parameter sizes from the entry kplay generated, so the binding is checked as on a GPU. Loading is
 // safe here: the object passed the symbol check and has no constructors, so nothing of it runs but
 // this one generated function.
-std::vector<ParamLayout> emulated_params(const std::filesystem::path& shared_object) {
+std::vector<ParamLayout> emulated_params(const std::filesystem::path& shared_object, size_t entry) {
     void* handle = dlopen(shared_object.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) throw InputError(std::string("Cannot load the emulated kernel: ") + dlerror());
-    auto params = reinterpret_cast<int (*)(unsigned long*, int)>(dlsym(handle, emulated_params_symbol(0).c_str()));
+    auto params = reinterpret_cast<int (*)(unsigned long*, int)>(dlsym(handle, emulated_params_symbol(entry).c_str()));
     std::vector<ParamLayout> layout;
     if (params) {
         unsigned long sizes[64];
@@ -103,10 +104,10 @@ EmulatedDevice::EmulatedDevice(EmulationSettings settings)
     if (settings_.thorough) settings_.workers = 1;
 }
 
-std::unique_ptr<LoadedKernel> EmulatedDevice::load(const KernelSource& source) {
-    // NVRTC has accepted the source; the same text now becomes a shared object.
+std::vector<std::unique_ptr<LoadedKernel>> EmulatedDevice::load(const KernelSource& source) {
+    // NVRTC has accepted the source; the same text now becomes one shared object with an entry per kernel.
     HostBuildRequest build;
-    build.source = prepare_emulated_source(source.source, kernel_file_name(source.path.string()), {source.kernel});
+    build.source = prepare_emulated_source(source.source, kernel_file_name(source.path.string()), source.kernels);
     build.source_path = source.path.string();
     build.defines = source.defines;
     if (!settings_.kernels_include_dir.empty()) build.include_dirs.push_back(settings_.kernels_include_dir.string());
@@ -138,9 +139,18 @@ std::unique_ptr<LoadedKernel> EmulatedDevice::load(const KernelSource& source) {
         if (settings_.symbol_check) check_shared_object_is_confined(sanitized.shared_object, source.path.string(), /*sanitized=*/true);
         kernel->shared_object = sanitized.shared_object;
     }
-    kernel->attributes.params = emulated_params(built.shared_object);
-    kernel->attributes.max_threads_per_block = info_.limits.max_threads_per_block;
-    return kernel;
+    std::vector<std::unique_ptr<LoadedKernel>> kernels;
+    for (size_t entry = 0; entry < source.kernels.size(); ++entry) {
+        auto loaded = std::make_unique<EmulatedBuild>();
+        loaded->shared_object = kernel->shared_object;
+        loaded->entry = entry;
+        loaded->host_compile_cached = kernel->host_compile_cached;
+        if (entry == 0) loaded->host_compile_ms = kernel->host_compile_ms;  // one build served them all
+        loaded->attributes.params = emulated_params(built.shared_object, entry);
+        loaded->attributes.max_threads_per_block = info_.limits.max_threads_per_block;
+        kernels.push_back(std::move(loaded));
+    }
+    return kernels;
 }
 
 std::unique_ptr<LoadedKernel> EmulatedDevice::library(Baseline) {
@@ -151,11 +161,37 @@ std::unique_ptr<DeviceBuffers> EmulatedDevice::allocate(const std::vector<Buffer
     return std::make_unique<EmulatedBuffers>(buffers, edge);
 }
 
-LaunchOutcome EmulatedDevice::launch(LoadedKernel& kernel, const LaunchConfig& launch, std::vector<void*>& args, DeviceBuffers& buffers) {
+LaunchOutcome EmulatedDevice::launch(const std::vector<DeviceLaunch>& launches, DeviceBuffers& buffers) {
+    // One launch process per kernel, in order; their times add up, and the first failure ends the run
+    // with the launch it happened in named when there are several.
+    LaunchOutcome total;
+    for (size_t i = 0; i < launches.size(); ++i) {
+        LaunchOutcome outcome = launch_one(launches[i], buffers);
+        total.ms += outcome.ms;
+        total.printf_lines.insert(total.printf_lines.end(), outcome.printf_lines.begin(), outcome.printf_lines.end());
+        total.printf_dropped += outcome.printf_dropped;
+        total.warnings.insert(total.warnings.end(), outcome.warnings.begin(), outcome.warnings.end());
+        if (!outcome.ok) {
+            total.ok = false;
+            total.error = launches.size() > 1 ? "Launch " + std::to_string(i + 1) + " of " + std::to_string(launches.size()) + " (" +
+                                                    launches[i].name + "): " + outcome.error
+                                              : outcome.error;
+            total.error_code = outcome.error_code;
+            total.line = outcome.line;
+            total.fault = outcome.fault;
+            return total;
+        }
+    }
+    return total;
+}
+
+LaunchOutcome EmulatedDevice::launch_one(const DeviceLaunch& item, DeviceBuffers& buffers) {
+    const LaunchConfig& launch = *item.launch;
+    const auto& kernel = static_cast<const EmulatedBuild&>(*item.kernel);
     EmulatedLaunchRequest request;
-    request.shared_object = static_cast<EmulatedBuild&>(kernel).shared_object;
+    request.shared_object = kernel.shared_object;
     request.thorough = settings_.thorough;
-    request.entry_symbol = emulated_entry_symbol(0);
+    request.entry_symbol = emulated_entry_symbol(kernel.entry);
     request.geometry.grid = {static_cast<unsigned>(launch.grid.x), static_cast<unsigned>(launch.grid.y), static_cast<unsigned>(launch.grid.z)};
     request.geometry.block = {static_cast<unsigned>(launch.block.x), static_cast<unsigned>(launch.block.y),
                               static_cast<unsigned>(launch.block.z)};
@@ -167,7 +203,7 @@ LaunchOutcome EmulatedDevice::launch(LoadedKernel& kernel, const LaunchConfig& l
     // The sanitizers read /proc and write their reports when one fires: the filter would stop them, so
     // thorough launches rely on the symbol check and the separate process.
     request.sandbox = settings_.sandbox && !settings_.thorough;
-    request.args = args;
+    request.args = *item.args;
     request.buffers = static_cast<EmulatedBuffers&>(buffers).labels();
     const EmulatedLaunchResult result = run_emulated_launch(request);
     LaunchOutcome outcome;

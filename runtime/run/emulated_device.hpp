@@ -33,19 +33,20 @@ public:
     const DeviceInfo& info() const override { return info_; }
     bool emulated() const override { return true; }
     Stage load_stage() const override { return Stage::compile; }  // loading is the host compiler's build
-    std::unique_ptr<LoadedKernel> load(const KernelSource& source) override;
+    std::vector<std::unique_ptr<LoadedKernel>> load(const KernelSource& source) override;
     std::unique_ptr<LoadedKernel> library(Baseline baseline) override;
     void prepare(LoadedKernel&, const LaunchConfig&) override {}
     Occupancy occupancy(const LoadedKernel&, const LaunchConfig&) override { return {}; }
     std::unique_ptr<DeviceBuffers> allocate(const std::vector<BufferShape>& buffers, GuardEdge edge) override;
     bool places_edges() const override { return true; }
-    LaunchOutcome launch(LoadedKernel& kernel, const LaunchConfig& launch, std::vector<void*>& args, DeviceBuffers& buffers) override;
+    LaunchOutcome launch(const std::vector<DeviceLaunch>& launches, DeviceBuffers& buffers) override;
     bool times_repeats() const override { return false; }
     bool before_timed_launch(bool) override { return false; }
     int input_copies(size_t, bool) const override { return 1; }
     const EmulationSettings& settings() const { return settings_; }
 
 private:
+    LaunchOutcome launch_one(const DeviceLaunch& launch, DeviceBuffers& buffers);
     EmulationSettings settings_;
     DeviceInfo info_;
 };

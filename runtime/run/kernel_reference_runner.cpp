@@ -26,8 +26,10 @@ ExpectedOutputs run_kernel_reference(const ReferenceContext& context, const Task
         settings.cache_dir = context.cache_dir;
         settings.timeout_s = context.request->emulation_timeout_s;
         EmulatedDevice device(settings);
-        KernelSource kernel_source{source, file, spec.kernel, "", nullptr, spec.defines};
-        const std::unique_ptr<LoadedKernel> kernel = device.load(kernel_source);
+        if (!spec.following.empty())
+            throw InputError("a reference kernel runs as one launch, and its file lists more (kplay-launch)");
+        KernelSource kernel_source{source, file, {spec.kernel}, {}, nullptr, spec.defines};
+        const std::unique_ptr<LoadedKernel> kernel = std::move(device.load(kernel_source).front());
         std::vector<PlanBuffer> buffers;
         for (const HostBuffer& buffer : data.buffers)
             buffers.push_back({buffer.name, buffer.type, static_cast<int64_t>(buffer.count), buffer.shape, buffer.is_output()});
@@ -35,7 +37,7 @@ ExpectedOutputs run_kernel_reference(const ReferenceContext& context, const Task
         TaskData outputs = data;
         RunnerSettings untimed;
         untimed.timed = false;
-        const RunnerResult result = run_launches(device, *kernel, plan, outputs, untimed);
+        const RunnerResult result = run_launches(device, {{kernel.get(), &plan, spec.kernel}}, outputs, untimed);
         if (!result.failure.ok) throw ReferenceError("The reference kernel " + name + " failed: " + result.failure.error, result.failure.error_code);
         ExpectedOutputs expected;
         expected.outputs.resize(outputs.buffers.size());

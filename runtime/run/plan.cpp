@@ -40,7 +40,7 @@ std::array<int64_t, 3> launch_extent(const TaskSpec& task, int launch_dims, cons
             return {xy.at(0), xy.size() > 1 ? xy[1] : 1, 1};
         }
         for (const PlanBuffer& buffer : buffers)
-            if (buffer.is_output && buffer.shape.size() == 2) return {buffer.shape[1], buffer.shape[0], 1};
+            if (buffer.is_output && buffer.shape.size() >= 2) return {buffer.shape[1], buffer.shape[0], 1};
         for (const PlanBuffer& buffer : buffers)
             if (buffer.is_output) return {buffer.count, 1, 1};
     }

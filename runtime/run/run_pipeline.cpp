@@ -3,6 +3,7 @@
 #include "run/run_pipeline.hpp"
 #include "spec/task_sizes.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -18,6 +19,7 @@
 #include "run/plan.hpp"
 #include "run/runner.hpp"
 #include "spec/reference_includes.hpp"
+#include "spec/task_declaration.hpp"
 #include "spec/source_scan.hpp"
 #include "tasks/task_check.hpp"
 #include "tasks/task_inputs.hpp"
@@ -46,7 +48,8 @@ double leading_tolerance(const CheckSpec& check, const NamedValues& values) {
 // One size's run: its inputs, plan and reference, the launches and the check.
 struct SizeRun {
     TaskData data;
-    LaunchPlan plan;
+    LaunchPlan plan;                   // the first launch
+    std::vector<LaunchPlan> following;  // the kplay-launch lines
     std::shared_ptr<const ExpectedOutputs> expected;
     RunnerResult launches;
     CheckReport check;
@@ -85,6 +88,7 @@ private:
         report_.stage = Stage::spec;
         spec_ = resolve_kernel_spec(source_, request_.kernel_path);
         spec_.defines = merge_defines(spec_.defines, request_.defines);
+        for (const auto& [buffer, init] : request_.init_overrides) override_input_init(spec_.task, buffer, init);
         report_.task = spec_.task.name;
         report_.kernel = library() ? std::string("cuBLAS SGEMM (") + (request_.baseline == Baseline::cublas_tf32 ? "TF32)" : "fp32)")
                                    : spec_.kernel;
@@ -103,7 +107,7 @@ private:
         CompileRequest compile;
         compile.source = source_;
         compile.source_path = request_.kernel_path.string();
-        compile.name_expressions = {spec_.kernel};
+        compile.name_expressions = spec_.kernel_expressions();
         compile.options.arch = choose_arch(request_.arch, emulate, request_.device, services_.devices);
         for (const auto* dir : {&services_.config.kernels_include_dir, &services_.config.cuda_include_dir})
             if (!dir->empty()) compile.options.include_dirs.push_back(dir->string());
@@ -116,6 +120,7 @@ private:
             return false;
         }
         report_.lowered_name = report_.compile.lowered_names.at(spec_.kernel);
+        for (const auto& name : spec_.kernel_expressions()) lowered_names_.push_back(report_.compile.lowered_names.at(name));
         return true;
     }
 
@@ -158,11 +163,9 @@ private:
     void load() {
         report_.stage = library() ? Stage::load : device_->load_stage();
         progress(library() || !device_->emulated() ? Phase::gpu : Phase::compile);
-        if (library()) {
-            kernel_ = device_->library(request_.baseline);
-        } else {
-            kernel_ = device_->load({source_, request_.kernel_path, spec_.kernel, report_.lowered_name, &report_.compile, spec_.defines});
-        }
+        if (library()) loaded_.push_back(device_->library(request_.baseline));
+        else loaded_ = device_->load({source_, request_.kernel_path, spec_.kernel_expressions(), lowered_names_, &report_.compile, spec_.defines});
+        kernel_ = loaded_.front().get();
         report_.function = kernel_->attributes;
         report_.module_load_ms = kernel_->load_ms;
         report_.host_compile_ms = kernel_->host_compile_ms;
@@ -178,6 +181,52 @@ private:
         for (const HostBuffer& buffer : data.buffers)
             buffers.push_back({buffer.name, buffer.type, static_cast<int64_t>(buffer.count), buffer.shape, buffer.is_output()});
         return buffers;
+    }
+
+    // The launches after the first, each planned like it, with the first launch's block and grid in view.
+    std::vector<LaunchPlan> following_plans(const TaskData& data, const LaunchPlan& first) const {
+        std::vector<LaunchPlan> plans;
+        if (library()) return plans;
+        NamedValues names = data.values;
+        const char* const axes[] = {"x", "y", "z"};
+        const int64_t block[] = {first.launch.block.x, first.launch.block.y, first.launch.block.z};
+        const int64_t grid[] = {first.launch.grid.x, first.launch.grid.y, first.launch.grid.z};
+        for (int a = 0; a < 3; ++a) {
+            names[std::string("block_") + axes[a]] = block[a];
+            names[std::string("grid_") + axes[a]] = grid[a];
+        }
+        const std::vector<PlanBuffer> buffers = plan_buffers(data);
+        for (size_t i = 0; i < spec_.following.size(); ++i) {
+            const FollowingLaunch& step = spec_.following[i];
+            KernelSpec spec = spec_;
+            spec.kernel = step.kernel;
+            spec.args = step.args;
+            spec.block = step.block;
+            spec.grid = step.grid;
+            spec.smem = step.smem;
+            spec.requirement.clear();  // the file's requirement was checked with the first launch
+            const LoadedKernel& kernel = *loaded_.at(kernel_index(step.kernel));
+            try {
+                plans.push_back(make_plan(spec, names, buffers, {}, device_->info(), &kernel.attributes));
+            } catch (const InputError& error) {
+                throw InputError(request_.kernel_path.filename().string() + ":" + std::to_string(step.line) + ": the launch of " +
+                                 step.kernel + ": " + error.what());
+            }
+        }
+        return plans;
+    }
+
+    size_t kernel_index(const std::string& name) const {
+        const std::vector<std::string> names = spec_.kernel_expressions();
+        return static_cast<size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+    }
+
+    // The sequence the runner launches: the first plan, then the following ones.
+    std::vector<PlannedLaunch> sequence(const SizeRun& run) const {
+        std::vector<PlannedLaunch> launches{{kernel_, &run.plan, report_.kernel}};
+        for (size_t i = 0; i < run.following.size(); ++i)
+            launches.push_back({loaded_.at(kernel_index(spec_.following[i].kernel)).get(), &run.following[i], spec_.following[i].kernel});
+        return launches;
     }
 
     LaunchPlan plan_for(const TaskData& data) const {
@@ -235,12 +284,15 @@ private:
 
         stage(Stage::launch);
         run.plan = plan_for(run.data);
+        run.following = following_plans(run.data, run.plan);
         if (!main) further_launch_ = run.plan.launch;
         if (main) {
             report_.values = run.plan.names;
             report_.launch = run.plan.launch;
             report_.coverage = run.plan.coverage;
             report_.arguments = run.plan.arguments;
+            report_.following.clear();
+            for (size_t i = 0; i < run.following.size(); ++i) report_.following.push_back({spec_.following[i].kernel, run.following[i].launch});
             report_.occupancy = device_->occupancy(*kernel_, run.plan.launch);
         }
 
@@ -262,7 +314,7 @@ private:
         settings.repeat = request_.repeat;
         settings.flush_l2 = request_.flush_l2;
         settings.rotate_inputs = request_.rotate_inputs;
-        run.launches = run_launches(*device_, *kernel_, run.plan, run.data, settings);
+        run.launches = run_launches(*device_, sequence(run), run.data, settings);
         if (main) keep_launch_results(run.launches);
         if (!run.launches.failure.ok) {
             if (main) {
@@ -310,14 +362,26 @@ private:
     // The image the output was made from, so the window shows what the worker decoded (unless the
     // caller says it has it already).
     void keep_input_image(const TaskData& data) {
-        for (const HostBuffer& buffer : data.buffers) {
-            if (!buffer.is_input() || buffer.type != ElementType::u8) continue;
+        for (size_t i = 0; i < data.buffers.size(); ++i) {
+            const HostBuffer& buffer = data.buffers[i];
+            const BufferSpec& spec = spec_.task.buffers[i];
+            if (!buffer.is_input() || spec.init.kind != InitKind::image) continue;
             report_.view.input_identity = data.identity;
             report_.view.input_w = static_cast<int>(data.values.at("w"));
             report_.view.input_h = static_cast<int>(data.values.at("h"));
-            if (data.identity != request_.known_input) report_.view.input = buffer.data;
+            if (data.identity != request_.known_input) report_.view.input = planar_rgb(buffer.data, spec.init.layout);
             return;
         }
+    }
+
+    // The window shows an input image from RGB planes, whichever layout the kernel reads.
+    static std::vector<unsigned char> planar_rgb(const std::vector<unsigned char>& bytes, ImageLayout layout) {
+        if (layout == ImageLayout::planar) return bytes;
+        const size_t pixels = layout == ImageLayout::gray ? bytes.size() : bytes.size() / 3;
+        std::vector<unsigned char> planes(3 * pixels);
+        for (size_t p = 0; p < pixels; ++p)
+            for (size_t c = 0; c < 3; ++c) planes[c * pixels + p] = layout == ImageLayout::gray ? bytes[p] : bytes[3 * p + c];
+        return planes;
     }
 
     // The test sizes (edge cases) and a second seed, each checked in full. With --size only that size
@@ -442,7 +506,7 @@ private:
         settings.warmup = 2;
         settings.repeat = 10;
         settings.flush_l2 = request_.flush_l2;
-        const RunnerResult timed = run_launches(*device_, *library, plan, data, settings);
+        const RunnerResult timed = run_launches(*device_, {{library.get(), &plan, "cuBLAS"}}, data, settings);
         ceiling.ms = timed.timing.median;
         if (ceiling.ms > 0) ceiling.gflops = report_.flops / (ceiling.ms * 1e-3) / 1e9;
         return ceiling;
@@ -457,7 +521,9 @@ private:
     std::unique_ptr<EmulatedDevice> emulated_;
     CudaDevice* gpu_ = nullptr;
     Device* device_ = nullptr;
-    std::unique_ptr<LoadedKernel> kernel_;
+    std::vector<std::unique_ptr<LoadedKernel>> loaded_;  // by kernel_expressions(), or the library
+    LoadedKernel* kernel_ = nullptr;                      // the first launch's
+    std::vector<std::string> lowered_names_;
     std::string fault_size_;      // the further size being run
     LaunchConfig further_launch_;  // and its launch
 };

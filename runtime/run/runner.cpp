@@ -20,20 +20,24 @@ std::vector<BufferShape> shapes_of(const TaskData& data) {
     return shapes;
 }
 
-// A set of the task's buffers with the inputs written, and the kernel's arguments pointing into it.
+// A set of the task's buffers with the inputs written, and each launch's arguments pointing into it.
 struct BufferSet {
     std::unique_ptr<DeviceBuffers> buffers;
-    std::vector<BoundArgument> arguments;
-    std::vector<void*> pointers;
+    std::vector<std::vector<BoundArgument>> arguments;  // by launch
+    std::vector<std::vector<void*>> pointers;           // by launch, into `arguments`
+    std::vector<DeviceLaunch> launches;                 // the sequence, pointing into `pointers`
 };
 
-BufferSet make_set(Device& device, const LaunchPlan& plan, const TaskData& data, GuardEdge edge) {
+BufferSet make_set(Device& device, const std::vector<PlannedLaunch>& sequence, const TaskData& data, GuardEdge edge) {
     BufferSet set;
     set.buffers = device.allocate(shapes_of(data), edge);
     for (size_t i = 0; i < data.buffers.size(); ++i)
         if (data.buffers[i].is_input()) set.buffers->write(i, data.buffers[i].data.data(), data.buffers[i].bytes());
-    set.arguments = with_addresses(plan.arguments, [&](size_t index) { return set.buffers->address(index); });
-    set.pointers = argument_pointers(set.arguments);
+    for (const PlannedLaunch& planned : sequence)
+        set.arguments.push_back(with_addresses(planned.plan->arguments, [&](size_t index) { return set.buffers->address(index); }));
+    for (auto& arguments : set.arguments) set.pointers.push_back(argument_pointers(arguments));
+    for (size_t i = 0; i < sequence.size(); ++i)
+        set.launches.push_back({sequence[i].kernel, &sequence[i].plan->launch, &set.pointers[i], sequence[i].name});
     return set;
 }
 
@@ -42,7 +46,7 @@ void prepare_outputs(const TaskData& data, const std::vector<std::vector<unsigne
     for (size_t i = 0; i < data.buffers.size(); ++i) {
         const HostBuffer& buffer = data.buffers[i];
         if (buffer.role == BufferRole::inout || buffer.prefilled) set.buffers->write(i, initial[i].data(), initial[i].size());
-        else if (buffer.role == BufferRole::out) set.buffers->fill(i, buffer.poison[static_cast<size_t>(launch_index % 2)]);
+        else if (buffer.role == BufferRole::out || buffer.role == BufferRole::scratch) set.buffers->fill(i, buffer.poison[static_cast<size_t>(launch_index % 2)]);
     }
 }
 
@@ -54,9 +58,9 @@ void keep_messages(const LaunchOutcome& outcome, RunnerResult& result) {
 
 }  // namespace
 
-RunnerResult run_launches(Device& device, LoadedKernel& kernel, const LaunchPlan& plan, TaskData& data, const RunnerSettings& settings) {
+RunnerResult run_launches(Device& device, const std::vector<PlannedLaunch>& sequence, TaskData& data, const RunnerSettings& settings) {
     RunnerResult result;
-    device.prepare(kernel, plan.launch);
+    for (const PlannedLaunch& planned : sequence) device.prepare(*planned.kernel, planned.plan->launch);
     size_t input_bytes = 0;
     for (const HostBuffer& buffer : data.buffers)
         if (buffer.is_input()) input_bytes += buffer.bytes();
@@ -64,10 +68,10 @@ RunnerResult run_launches(Device& device, LoadedKernel& kernel, const LaunchPlan
 
     const auto h2d_start = std::chrono::steady_clock::now();
     std::vector<BufferSet> sets;
-    sets.push_back(make_set(device, plan, data, GuardEdge::end));
-    for (int copy = 1; copy < result.copies; ++copy) sets.push_back(make_set(device, plan, data, GuardEdge::end));
+    sets.push_back(make_set(device, sequence, data, GuardEdge::end));
+    for (int copy = 1; copy < result.copies; ++copy) sets.push_back(make_set(device, sequence, data, GuardEdge::end));
     // The second checked launch: the other guard edge, or a rotated copy, which must compute the same.
-    if (device.places_edges()) sets.push_back(make_set(device, plan, data, GuardEdge::start));
+    if (device.places_edges()) sets.push_back(make_set(device, sequence, data, GuardEdge::start));
     BufferSet& second = sets.size() > 1 ? sets[device.places_edges() ? sets.size() - 1 : 1] : sets[0];
     result.h2d_ms = ms_since(h2d_start);
 
@@ -81,7 +85,7 @@ RunnerResult run_launches(Device& device, LoadedKernel& kernel, const LaunchPlan
     for (int launch_index = 0; launch_index < 2; ++launch_index) {
         BufferSet& set = launch_index == 0 ? sets[0] : second;
         prepare_outputs(data, initial, set, launch_index);
-        const LaunchOutcome outcome = device.launch(kernel, plan.launch, set.pointers, *set.buffers);
+        const LaunchOutcome outcome = device.launch(set.launches, *set.buffers);
         keep_messages(outcome, result);
         if (!outcome.ok) {
             result.failure = outcome;
@@ -100,7 +104,7 @@ RunnerResult run_launches(Device& device, LoadedKernel& kernel, const LaunchPlan
                 } else {
                     buffer.data = std::move(bytes);
                 }
-            } else if (launch_index == 1) {
+            } else if (launch_index == 1 && buffer.is_input()) {
                 result.inputs_after[i].resize(buffer.bytes());
                 set.buffers->read(i, result.inputs_after[i].data(), buffer.bytes());
             }
@@ -117,14 +121,14 @@ RunnerResult run_launches(Device& device, LoadedKernel& kernel, const LaunchPlan
     for (int i = 0; i < result.warmup; ++i) {
         BufferSet& set = sets[static_cast<size_t>(i % result.copies)];
         prepare_outputs(data, initial, set, i);
-        device.launch(kernel, plan.launch, set.pointers, *set.buffers);
+        device.launch(set.launches, *set.buffers);
     }
     std::vector<double> samples;
     for (int i = 0; i < std::max(1, settings.repeat); ++i) {
         BufferSet& set = sets[static_cast<size_t>(i % result.copies)];
         prepare_outputs(data, initial, set, i);
         result.l2_flushed = device.before_timed_launch(settings.flush_l2);
-        samples.push_back(device.launch(kernel, plan.launch, set.pointers, *set.buffers).ms);
+        samples.push_back(device.launch(set.launches, *set.buffers).ms);
     }
     result.timing = summarize_timings(samples);
     return result;

@@ -1,5 +1,5 @@
 // One runner for both devices: two checked launches with different poison, then (timed runs) the
-// warm-ups and timed repeats.
+// warm-ups and timed repeats. A launch here is the task's whole sequence of kernels (kplay-launch).
 //
 // Before each checked launch every output is filled with one of its two poison patterns (inout buffers
 // get their input back instead), so an element the kernel never writes holds poison[0] after the first
@@ -41,6 +41,15 @@ struct RunnerResult {
     size_t printf_dropped = 0;
 };
 
-RunnerResult run_launches(Device& device, LoadedKernel& kernel, const LaunchPlan& plan, TaskData& data, const RunnerSettings& settings);
+// One launch of a run's sequence, as planned.
+struct PlannedLaunch {
+    LoadedKernel* kernel = nullptr;
+    const LaunchPlan* plan = nullptr;
+    std::string name;  // the kernel's name expression
+};
+
+// The launches run back to back wherever the runner says "launch": each checked launch, warm-up and
+// timed repeat is the whole sequence, timed as one.
+RunnerResult run_launches(Device& device, const std::vector<PlannedLaunch>& launches, TaskData& data, const RunnerSettings& settings);
 
 }  // namespace kplay

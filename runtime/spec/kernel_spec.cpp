@@ -2,6 +2,8 @@
 #include "spec/kernel_spec.hpp"
 #include "spec/task_sizes.hpp"
 
+#include <algorithm>
+#include <regex>
 #include <sstream>
 
 #include "base/error.hpp"
@@ -212,13 +214,87 @@ void check_host_reference(std::string_view source, const std::string& where, Ker
     }
 }
 
+// `// kplay-launch: KERNEL block=... grid=... smem=... args=...`: the launches after the annotated one.
+// Tokens continue the previous value like the annotation's ("grid=cdiv(n, 1024)").
+void read_following_launches(std::string_view source, const std::string& where, KernelSpec& spec) {
+    static const std::regex pattern(R"(^\s*//\s*kplay-launch\s*:(.*)$)");
+    std::istringstream lines{std::string(source)};
+    std::string line;
+    int number = 0;
+    while (std::getline(lines, line)) {
+        ++number;
+        std::smatch match;
+        if (!std::regex_match(line, match, pattern)) continue;
+        const std::string at = where + ":" + std::to_string(number) + ": kplay-launch: ";
+        std::istringstream tokens(match[1].str());
+        FollowingLaunch launch;
+        launch.line = number;
+        if (!(tokens >> launch.kernel) || launch.kernel.find('=') != std::string::npos)
+            throw InputError(at + "name the kernel first, e.g. '// kplay-launch: add_block_sums grid=cdiv(n,1024)'");
+        std::vector<std::pair<std::string, std::string>> entries;
+        std::string token;
+        while (tokens >> token) {
+            const auto equals = token.find('=');
+            const std::string key = equals == std::string::npos ? "" : token.substr(0, equals);
+            if (key == "block" || key == "grid" || key == "smem" || key == "args") {
+                for (const auto& entry : entries)
+                    if (entry.first == key) throw InputError(at + "'" + key + "' is given twice");
+                entries.emplace_back(key, token.substr(equals + 1));
+            } else if (!entries.empty()) {
+                entries.back().second += token;
+            } else {
+                throw InputError(at + "expected key=value, got '" + token + "' (keys: block, grid, smem, args)");
+            }
+        }
+        bool has_args = false;
+        for (const auto& [key, value] : entries) {
+            if (value.empty()) throw InputError(at + "'" + key + "=' has no value");
+            if (key == "smem") launch.smem = value;
+            else if (key == "block") launch.block = split_list(value);
+            else if (key == "grid") launch.grid = value == "auto" ? std::vector<std::string>{} : split_list(value);
+            else {
+                launch.args = split_list(value);
+                has_args = true;
+            }
+        }
+        if (launch.block.size() > 3 || launch.grid.size() > 3) throw InputError(at + "block and grid take at most 3 values (x,y,z)");
+        const KernelDecl* decl = spec.declaration_of(launch.kernel);
+        if (!decl)
+            throw InputError(at + "no kernel named '" + base_name(launch.kernel) + "'. The file has: " +
+                             (spec.kernels.empty() ? std::string("no __global__ kernels") : list_kernels(spec.kernels)) + ".");
+        if (decl->is_template && launch.kernel.find('<') == std::string::npos)
+            throw InputError(at + "kernel " + decl->name + " is a template; name an instance, e.g. " + decl->name + "<16>");
+        if (!has_args) {
+            // Bound by parameter name, as a declared task's annotated kernel is.
+            const NamedValues sizes = size_values(spec.task, spec.task.sizes.gpu_default);
+            for (const auto& param : decl->params) {
+                if (!spec.task.find_buffer(param.name) && !sizes.count(param.name))
+                    throw InputError(at + "cannot infer the arguments of " + launch.kernel + ": its parameter '" + param.name +
+                                     "' is neither a buffer nor a size. Name it after one, or add args=...");
+                launch.args.push_back(param.name);
+            }
+        }
+        if (launch.block.empty()) launch.block = spec.block;
+        spec.following.push_back(std::move(launch));
+    }
+}
+
 }  // namespace
 
-const KernelDecl* KernelSpec::declaration() const {
-    const std::string base = base_name(kernel);
+const KernelDecl* KernelSpec::declaration() const { return declaration_of(kernel); }
+
+const KernelDecl* KernelSpec::declaration_of(const std::string& name_expression) const {
+    const std::string base = base_name(name_expression);
     for (const auto& decl : kernels)
         if (decl.name == base) return &decl;
     return nullptr;
+}
+
+std::vector<std::string> KernelSpec::kernel_expressions() const {
+    std::vector<std::string> names{kernel};
+    for (const auto& launch : following)
+        if (std::find(names.begin(), names.end(), launch.kernel) == names.end()) names.push_back(launch.kernel);
+    return names;
 }
 
 std::optional<Annotation> find_annotation(std::string_view source) {
@@ -273,6 +349,7 @@ KernelSpec resolve(std::string_view source, const std::filesystem::path& path, c
         spec.block = spec.launch_dims == 2 ? std::vector<std::string>{"16", "16"} : std::vector<std::string>{"256"};
         spec.inferred.push_back("block: " + join(spec.block, ","));
     }
+    read_following_launches(source, where, spec);
     // A host reference may live in a header the file includes under KPLAY_REFERENCE (a ladder's one
     // reference.h): it is looked for, and checked, in the text the reference is built from.
     if (!fixed_task && spec.task.reference.kind == ReferenceKind::host)

@@ -19,6 +19,19 @@
 
 namespace kplay {
 
+// A launch after the annotated kernel's, from a `// kplay-launch: KERNEL key=value...` line: a task
+// that takes several kernels (a hierarchical scan, a two-pass reduction) lists them in order, and the
+// run launches them back to back and times them as one. Its expressions see the sizes, `sms`, and the
+// first launch's block_x/y/z and grid_x/y/z; the window's launch settings change the first launch only.
+struct FollowingLaunch {
+    std::string kernel;               // a name expression
+    std::vector<std::string> args;    // as the annotation's; inferred from parameter names when not given
+    std::vector<std::string> block;   // 1..3 integer expressions; default: the first launch's block
+    std::vector<std::string> grid;    // empty: auto over the task's extent
+    std::string smem;                 // dynamic shared memory bytes; empty = 0
+    int line = 0;
+};
+
 struct KernelSpec {
     TaskSpec task;
     std::string kernel;                 // a name expression: "matmul_k", "matmul_k<16>"
@@ -30,11 +43,15 @@ struct KernelSpec {
     std::vector<std::pair<std::string, std::string>> defines;  // -D NAME=VALUE
     std::optional<double> tolerance;    // replaces the leading tolerance of every output's check
     std::string requirement;               // an integer expression over the sizes that must hold: "n%4==0 && n>=256"
+    std::vector<FollowingLaunch> following;  // the kplay-launch lines, in order
     int annotation_line = 0;            // 0 when the file has no annotation
     std::vector<std::string> inferred;  // what was filled in without the annotation, for the user
     std::vector<KernelDecl> kernels;    // every kernel found in the file
     std::optional<KernelDecl> reference_function;  // a host reference's declaration, as found in the file
     const KernelDecl* declaration() const;  // this spec's kernel among `kernels`
+    const KernelDecl* declaration_of(const std::string& name_expression) const;
+    // Every kernel a run loads: the annotated one, then each following launch's (without repeats).
+    std::vector<std::string> kernel_expressions() const;
 };
 
 // The raw key/value pairs of a `// kplay:` line; nullopt when the file has none.

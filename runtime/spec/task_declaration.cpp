@@ -270,13 +270,20 @@ BufferSpec parse_buffer(const DeclarationLine& line, const std::string& file, co
     if (role == "in") buffer.role = BufferRole::in;
     else if (role == "out") buffer.role = BufferRole::out;
     else if (role == "inout") buffer.role = BufferRole::inout;
-    else throw InputError(at + "has no role: write in, out or inout after its type, e.g. '" + buffer.name + " " + type_text + " in'");
+    else if (role == "scratch") buffer.role = BufferRole::scratch;
+    else throw InputError(at + "has no role: write in, out, inout or scratch after its type, e.g. '" + buffer.name + " " + type_text + " in'");
 
     const KeyValues keys(line.tokens, 3, at, "init, seed, shape, check");
     if (const auto* shape = keys.find("shape")) {
         buffer.shape = split_list(*shape);
-        if (buffer.shape.size() != 2) throw InputError(at + "shape=" + *shape + ": a shape is ROWS,COLS");
+        if (buffer.shape.size() != 2 && buffer.shape.size() != 3)
+            throw InputError(at + "shape=" + *shape + ": a shape is ROWS,COLS, or ROWS,COLS,CHANNELS for an interleaved image (h,w,3)");
         for (const auto& side : buffer.shape) validate_int(side, values, at + "shape '" + side + "'");
+        if (buffer.shape.size() == 3) {
+            const int64_t channels = evaluate_int_expr(buffer.shape[2], values);
+            if (channels < 1 || channels > 4)
+                throw InputError(at + "shape=" + *shape + ": an image has 1 to 4 channels, not " + std::to_string(channels));
+        }
     }
     if (const auto* seed = keys.find("seed")) {
         if (seed->find_first_not_of("0123456789") != std::string::npos || seed->size() > 18)
@@ -284,11 +291,12 @@ BufferSpec parse_buffer(const DeclarationLine& line, const std::string& file, co
         buffer.seed = std::stoull(*seed);
     }
     const auto* init = keys.find("init");
-    if (init && buffer.role == BufferRole::out) {
-        // An accumulator (atomicAdd into a sum) starts from a value; any other output starts as poison.
+    if (init && (buffer.role == BufferRole::out || buffer.role == BufferRole::scratch)) {
+        // An accumulator (atomicAdd into a sum) or a scratch counter starts from a value; any other
+        // output or scratch starts as poison.
         buffer.init = *init == "zero" ? InitSpec{InitKind::constant, {"0"}, ImageLayout::planar, "zero"} : parse_init(*init, at);
         if (buffer.init.kind != InitKind::constant)
-            throw InputError(at + "is an output, so kplay fills it with poison before each launch to catch elements the kernel never "
+            throw InputError(at + "is " + (buffer.role == BufferRole::scratch ? "a scratch buffer" : "an output") + ", so kplay fills it with poison before each launch to catch elements the kernel never "
                                   "writes; init= on an output only gives the value a kernel accumulates into: init=zero or init=constant(v)");
         buffer.prefill = true;
         for (const auto& param : buffer.init.params) validate_real(param, values, at + "init '" + buffer.init.text + "'");
@@ -307,8 +315,10 @@ BufferSpec parse_buffer(const DeclarationLine& line, const std::string& file, co
         }
     }
     const auto* check = keys.find("check");
-    if (check && buffer.role == BufferRole::in)
-        throw InputError(at + "is an input, so it has no check (only out and inout buffers are compared with the reference)");
+    if (check && (buffer.role == BufferRole::in || buffer.role == BufferRole::scratch))
+        throw InputError(at + "is " + (buffer.role == BufferRole::in ? "an input" : "scratch") +
+                         ", so it has no check (only out and inout buffers are compared with the reference)");
+    if (buffer.role == BufferRole::scratch) buffer.check = {CheckKind::none, "", "", "", "", "none"};
     if (buffer.is_output()) {
         buffer.check = check ? parse_check(*check, at) : default_check(buffer.type);
         if (!check && notes) notes->push_back(buffer.name + ": check=" + buffer.check.text + " (default for " + type + ")");
@@ -340,6 +350,7 @@ CostSpec parse_cost(const DeclarationLine& line, const std::string& at, const Na
 std::string default_bytes(const std::vector<BufferSpec>& buffers) {
     std::vector<std::string> terms;
     for (const auto& buffer : buffers) {
+        if (buffer.role == BufferRole::scratch) continue;  // the kernel's own working space, not the task's traffic
         const int times = buffer.role == BufferRole::inout ? 2 : 1;
         terms.push_back(std::to_string(times * element_size(buffer.type)) + "*(" + buffer.length + ")");
     }
@@ -420,6 +431,26 @@ std::string default_name(const std::filesystem::path& path) {
 
 }  // namespace
 
+void override_input_init(TaskSpec& task, const std::string& name, const std::string& init) {
+    const std::string at = "--init " + name + "=" + init + ": ";
+    BufferSpec* buffer = nullptr;
+    std::vector<std::string> inputs;
+    for (auto& candidate : task.buffers) {
+        if (candidate.is_input()) inputs.push_back(candidate.name);
+        if (candidate.name == name) buffer = &candidate;
+    }
+    if (!buffer || !buffer->is_input())
+        throw InputError(at + "task " + task.name + " has no input named '" + name + "' (its inputs: " + join(inputs) + ")");
+    const NamedValues values = size_values(task, task.sizes.gpu_default);
+    const InitSpec parsed = parse_init(init, at);
+    for (const auto& param : parsed.params) validate_real(param, values, at + "'" + parsed.text + "'");
+    if (parsed.kind == InitKind::constant && evaluate_real_expr(parsed.params[0], values) == 0)
+        throw InputError(at + "would make the input all zeros, which kplay never tests on");
+    if (parsed.kind == InitKind::image && (buffer->type != ElementType::u8 || !values.count("w") || !values.count("h")))
+        throw InputError(at + "an image fills a u8 input of a task with sizes named w and h");
+    buffer->init = parsed;
+}
+
 std::optional<TaskSpec> parse_task_declaration(std::string_view source, const std::filesystem::path& path, std::vector<std::string>* notes) {
     const std::vector<DeclarationLine> lines = find_declaration_lines(source);
     if (lines.empty()) return std::nullopt;
@@ -441,9 +472,9 @@ std::optional<TaskSpec> parse_task_declaration(std::string_view source, const st
             const DeclarationLine*& slot = line.kind == "task" ? task_line : cost_line;
             if (slot) throw InputError(at(line) + "given twice");
             slot = &line;
-        } else if (line.kind != "buffer") {
+        } else if (line.kind != "buffer" && line.kind != "launch") {  // kplay-launch lines belong to the kernel spec
             throw InputError(file + ":" + std::to_string(line.number) + ": unknown line 'kplay-" + line.kind +
-                             ":' (known: kplay-task, kplay-sizes, kplay-buffer, kplay-cost)");
+                             ":' (known: kplay-task, kplay-sizes, kplay-buffer, kplay-cost, kplay-launch)");
         }
     }
     const NamedValues values = size_values(task, task.sizes.gpu_default);

@@ -33,4 +33,9 @@ namespace kplay {
 std::optional<TaskSpec> parse_task_declaration(std::string_view source, const std::filesystem::path& path,
                                                std::vector<std::string>* notes = nullptr);
 
+// Replaces an input's init for one run (`kplay-cli run --init pixels=randint(0,255)`: a histogram on
+// uniform bytes instead of its image), checked as the declaration's own would be. Throws InputError
+// naming the buffer when it is not an input or the init does not fit it.
+void override_input_init(TaskSpec& task, const std::string& buffer, const std::string& init);
+
 }  // namespace kplay

@@ -13,7 +13,8 @@ constexpr EnumNames<ElementType, 6> kTypes{{{ElementType::u8, "u8"},
                                             {ElementType::f16, "f16"},
                                             {ElementType::f32, "f32"},
                                             {ElementType::f64, "f64"}}};
-constexpr EnumNames<BufferRole, 3> kRoles{{{BufferRole::in, "in"}, {BufferRole::out, "out"}, {BufferRole::inout, "inout"}}};
+constexpr EnumNames<BufferRole, 4> kRoles{
+    {{BufferRole::in, "in"}, {BufferRole::out, "out"}, {BufferRole::inout, "inout"}, {BufferRole::scratch, "scratch"}}};
 constexpr EnumNames<InitKind, 6> kInits{{{InitKind::uniform, "uniform"},
                                          {InitKind::normal, "normal"},
                                          {InitKind::randint, "randint"},
@@ -32,8 +33,11 @@ constexpr EnumNames<ReferenceKind, 3> kReferences{{{ReferenceKind::builtin, "bui
 constexpr EnumNames<BuiltinReference, 3> kBuiltins{{{BuiltinReference::none, "none"},
                                                     {BuiltinReference::grayscale_seed, "grayscale_seed"},
                                                     {BuiltinReference::matmul_fp64, "matmul_fp64"}}};
-constexpr EnumNames<OutputKind, 4> kOutputs{
-    {{OutputKind::image, "image"}, {OutputKind::matrix, "matrix"}, {OutputKind::series, "series"}, {OutputKind::scalar, "scalar"}}};
+constexpr EnumNames<OutputKind, 5> kOutputs{{{OutputKind::image, "image"},
+                                             {OutputKind::matrix, "matrix"},
+                                             {OutputKind::series, "series"},
+                                             {OutputKind::scalar, "scalar"},
+                                             {OutputKind::bars, "bars"}}};
 constexpr EnumNames<RateUnit, 2> kRates{{{RateUnit::bytes, "bytes"}, {RateUnit::flops, "flops"}}};
 constexpr EnumNames<CoverageKind, 2> kCoverages{{{CoverageKind::per_element, "per-element"}, {CoverageKind::per_thread_work, "per-thread"}}};
 

@@ -22,7 +22,10 @@ enum class ElementType { u8, i32, u32, f16, f32, f64 };
 size_t element_size(ElementType type);
 bool is_floating(ElementType type);
 
-enum class BufferRole { in, out, inout };
+// scratch: space the kernels use between launches or for coordination (block sums, look-back flags,
+// a block counter): neither input nor output, never checked; poisoned before each run of the
+// launches unless it declares a value to start from (init=zero).
+enum class BufferRole { in, out, inout, scratch };
 
 enum class InitKind { uniform, normal, randint, iota, constant, image };
 enum class ImageLayout { planar, interleaved, gray };  // planar: 3 planes of h*w; interleaved: RGBRGB...; gray: 1 byte
@@ -54,7 +57,9 @@ struct BufferSpec {
     std::string name;
     ElementType type = ElementType::f32;
     std::string length;              // integer expression over the sizes
-    std::vector<std::string> shape;  // rows, cols (integer expressions) for a 2D buffer; empty = 1D
+    // rows, cols (integer expressions) for a 2D buffer, rows, cols, channels for an interleaved image
+    // (h,w,3); empty = 1D
+    std::vector<std::string> shape;
     BufferRole role = BufferRole::in;
     InitSpec init;                   // inputs and inout buffers (and prefilled outputs)
     // An output the kernel accumulates into (atomicAdd into a sum): filled with its init (a constant,
@@ -63,8 +68,8 @@ struct BufferSpec {
     std::optional<uint64_t> seed;    // fixed; otherwise derived from the run's seed and the buffer's index
     CheckSpec check;                 // outputs and inout buffers
     int line = 0;                    // where it was declared (0: built in)
-    bool is_output() const { return role != BufferRole::in; }
-    bool is_input() const { return role != BufferRole::out; }
+    bool is_output() const { return role == BufferRole::out || role == BufferRole::inout; }
+    bool is_input() const { return role == BufferRole::in || role == BufferRole::inout; }
 };
 
 // Named sizes. Each list entry holds one value per name, in the order of `names`.
@@ -107,7 +112,8 @@ struct ReferenceSpec {
 };
 
 // What the window shows and how a run is summed up.
-enum class OutputKind { image, matrix, series, scalar };
+// series: a 1D output against its reference as lines; bars: the same as bars (a histogram's bins).
+enum class OutputKind { image, matrix, series, scalar, bars };
 enum class RateUnit { bytes, flops };  // GB/s or GFLOP/s
 // per_element: one thread per element is the plan, so elements without a thread are worth a warning;
 // per_thread_work: threads own several elements (register blocking, grid-stride loops, reductions).

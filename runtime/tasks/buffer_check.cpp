@@ -306,7 +306,9 @@ void validate(const BufferCheckInput& input) {
 
 // ---- Texts
 
-bool is_2d(const HostBuffer& buffer) { return buffer.shape.size() == 2; }
+// A 2D buffer has rows and cols; an interleaved image also has channels (its third extent).
+bool is_2d(const HostBuffer& buffer) { return buffer.shape.size() >= 2; }
+int64_t channels_of(const HostBuffer& buffer) { return buffer.shape.size() == 3 ? buffer.shape[2] : 1; }
 
 // Values as the user reads them: integers whole; floats to 6 digits, or for a single value (a scalar
 // result, where the last digits are the whole story) to the precision of its type.
@@ -325,8 +327,10 @@ std::string value_text(double value, ElementType type, bool full = false) {
 std::string element_name(const std::string& name, const HostBuffer& buffer, size_t i) {
     if (buffer.count == 1) return name;
     if (!is_2d(buffer)) return name + "[" + std::to_string(i) + "]";
-    const auto cols = static_cast<size_t>(buffer.shape[1]);
-    return name + "[" + std::to_string(i / cols) + "][" + std::to_string(i % cols) + "]";
+    const auto cols = static_cast<size_t>(buffer.shape[1]), channels = static_cast<size_t>(channels_of(buffer));
+    const size_t pixel = i / channels;
+    return name + "[" + std::to_string(pixel / cols) + "][" + std::to_string(pixel % cols) + "]" +
+           (channels > 1 ? "[" + std::to_string(i % channels) + "]" : "");
 }
 
 std::string allowed_text(const Rule& rule, const ElementResult& e) {
@@ -344,8 +348,11 @@ std::string plain_bad_text(const std::string& name, const Rule& rule, ElementTyp
 }
 
 std::string pixel_bad_text(const HostBuffer& buffer, ElementType type, const ElementResult& e, size_t i) {
-    const auto cols = static_cast<size_t>(buffer.shape[1]);
-    const std::string pixel = "pixel (x=" + std::to_string(i % cols) + ", y=" + std::to_string(i / cols) + "): ";
+    const auto cols = static_cast<size_t>(buffer.shape[1]), channels = static_cast<size_t>(channels_of(buffer));
+    const size_t at = i / channels;
+    static const char* const kChannels[] = {"red", "green", "blue", "alpha"};
+    const std::string pixel = "pixel (x=" + std::to_string(at % cols) + ", y=" + std::to_string(at / cols) + ")" +
+                              (channels > 1 ? std::string(" ") + kChannels[i % channels] : "") + ": ";
     if (e.unwritten) return pixel + "never written";
     if (e.passed)
         return pixel + "differs between two runs (" + value_text(e.first, type) + " then " + value_text(e.got, type) + ")";
@@ -356,9 +363,11 @@ BadElement bad_element(const BufferCheckInput& input, const Rule& rule, const El
     const HostBuffer& buffer = *input.final;
     BadElement bad;
     bad.index = static_cast<int64_t>(i);
-    if (is_2d(buffer))
-        bad.coords = {static_cast<int64_t>(i) / buffer.shape[1], static_cast<int64_t>(i) % buffer.shape[1]};
-    else
+    if (is_2d(buffer)) {
+        const int64_t channels = channels_of(buffer), pixel = static_cast<int64_t>(i) / channels;
+        bad.coords = {pixel / buffer.shape[1], pixel % buffer.shape[1]};
+        if (buffer.shape.size() == 3) bad.coords.push_back(static_cast<int64_t>(i) % channels);
+    } else
         bad.coords = {static_cast<int64_t>(i)};
     bad.got = e.got;
     bad.expected = e.ref;
@@ -470,13 +479,18 @@ int64_t cols_of(const HostBuffer& buffer) { return is_2d(buffer) ? buffer.shape[
 void fill_image_view(OutputView& view, const ElementComparer& comparer, const BufferCheckInput& input) {
     view.width = static_cast<int>(cols_of(*input.final));
     view.height = static_cast<int>(rows_of(*input.final));
+    const size_t channels = static_cast<size_t>(channels_of(*input.final));
+    view.channels = static_cast<int>(channels);
     const bool bytes = input.spec->type == ElementType::u8;
     if (bytes) view.output = input.final->data;
-    view.map.resize(comparer.count());
-    if (!bytes) view.output.resize(comparer.count());
+    else view.output.resize(comparer.count());
+    // One difference per pixel: of its channels, the one furthest from the reference (NaN wins).
+    view.map.assign(comparer.count() / channels, 0.0f);
     for (size_t i = 0; i < comparer.count(); ++i) {
         const ElementResult e = comparer.compare(i);
-        view.map[i] = static_cast<float>(e.got - e.ref);
+        const float d = static_cast<float>(e.got - e.ref);
+        float& cell = view.map[i / channels];
+        if (std::isnan(d) || (!std::isnan(cell) && std::abs(d) > std::abs(cell))) cell = d;
         // Other types are shown as the bytes they would round to.
         if (!bytes)
             view.output[i] = static_cast<unsigned char>(std::isnan(e.got) ? 0 : std::clamp(std::round(e.got), 0.0, 255.0));
@@ -484,7 +498,7 @@ void fill_image_view(OutputView& view, const ElementComparer& comparer, const Bu
 }
 
 void fill_matrix_view(OutputView& view, const ElementComparer& comparer, const HostBuffer& buffer) {
-    const int64_t rows = rows_of(buffer), cols = cols_of(buffer);
+    const int64_t rows = rows_of(buffer), cols = cols_of(buffer) * channels_of(buffer);
     const int64_t row_step = (rows + kMaxMapSide - 1) / kMaxMapSide, col_step = (cols + kMaxMapSide - 1) / kMaxMapSide;
     const int64_t height = (rows + row_step - 1) / row_step, width = (cols + col_step - 1) / col_step;
     view.width = static_cast<int>(width);
@@ -590,7 +604,8 @@ OutputView make_output_view(const BufferCheckInput& input, OutputKind kind) {
     switch (kind) {
         case OutputKind::image: fill_image_view(view, comparer, input); break;
         case OutputKind::matrix: fill_matrix_view(view, comparer, *input.final); break;
-        case OutputKind::series: fill_series_view(view.series, comparer); break;
+        case OutputKind::series:
+        case OutputKind::bars: fill_series_view(view.series, comparer); break;
         case OutputKind::scalar: break;
     }
     return view;

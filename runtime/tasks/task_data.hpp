@@ -29,8 +29,8 @@ struct HostBuffer {
     std::array<uint32_t, 2> poison{0, 0};
     bool prefilled = false;  // an output that starts from `data` (its declared init) at every launch, not from poison
     size_t bytes() const { return count * element_size(type); }
-    bool is_output() const { return role != BufferRole::in; }
-    bool is_input() const { return role != BufferRole::out; }
+    bool is_output() const { return role == BufferRole::out || role == BufferRole::inout; }
+    bool is_input() const { return role == BufferRole::in || role == BufferRole::inout; }
 };
 
 // The poison words for an element type (two distinct NaNs for floats, distinct bytes for integers).

@@ -298,16 +298,19 @@ void size_buffer(HostBuffer& buffer, const BufferSpec& spec, const NamedValues& 
     buffer.count = static_cast<size_t>(length);
     buffer.shape = {length};
     if (spec.shape.empty()) return;
-    if (spec.shape.size() != 2)
+    if (spec.shape.size() != 2 && spec.shape.size() != 3)
         throw InputError("buffer '" + spec.name + "' has a shape of " + std::to_string(spec.shape.size()) +
-                         " dimensions: give rows and cols, or none for a 1D buffer");
+                         " dimensions: give rows and cols (and channels), or none for a 1D buffer");
     const int64_t rows = evaluate_length(spec, "rows", spec.shape[0], values);
     const int64_t cols = evaluate_length(spec, "cols", spec.shape[1], values);
-    if (rows < 1 || cols < 1 || length % cols != 0 || length / cols != rows)
-        throw InputError("buffer '" + spec.name + "' has shape " + std::to_string(rows) + "x" + std::to_string(cols) + " ('" +
-                         spec.shape[0] + "' x '" + spec.shape[1] + "'), which does not hold its length " +
-                         std::to_string(length) + ": make rows*cols equal the length");
+    const int64_t channels = spec.shape.size() == 3 ? evaluate_length(spec, "channels", spec.shape[2], values) : 1;
+    const int64_t row_length = cols * channels;
+    if (rows < 1 || cols < 1 || channels < 1 || length % row_length != 0 || length / row_length != rows)
+        throw InputError("buffer '" + spec.name + "' has shape " + std::to_string(rows) + "x" + std::to_string(cols) +
+                         (channels > 1 ? "x" + std::to_string(channels) : "") + " ('" + join(spec.shape, "' x '") +
+                         "'), which does not hold its length " + std::to_string(length) + ": make their product equal the length");
     buffer.shape = {rows, cols};
+    if (spec.shape.size() == 3) buffer.shape.push_back(channels);
 }
 
 // ---- Identity
@@ -376,7 +379,7 @@ TaskData make_task_inputs(const TaskSpec& task, const std::vector<int64_t>& size
         buffer.role = spec.role;
         size_buffer(buffer, spec, data.values);
         if (spec.is_input()) fill_input(buffer, FillRequest{spec, data.values, image}, seed, i);
-        if (spec.is_output()) buffer.poison = poison_patterns(spec.type);
+        if (spec.is_output() || spec.role == BufferRole::scratch) buffer.poison = poison_patterns(spec.type);
         if (spec.prefill) {  // an accumulator: its starting value, zero allowed
             buffer.data.assign(buffer.bytes(), 0);
             fill_once(buffer, FillRequest{spec, data.values, image}, seed);
