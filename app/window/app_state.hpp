@@ -43,6 +43,8 @@ struct AppState {
     std::array<std::array<float, 4>, 4> view_rects{};  // x, y, w, h of each drawn view (for tests and the dump)
     std::array<float, 4> series_rect{};                // and of the 1D output view
     std::array<float, 4> scalar_rect{};                // and of the scalar output view
+    std::array<float, 4> bars_rect{};                  // and of the bars view
+    int bars_hovered = -1;                             // the bar under the mouse, -1: none
     float content_scale = 1;
 
     void say(const std::string& message, double seconds = 6);

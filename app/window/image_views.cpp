@@ -16,14 +16,14 @@ void ImageViews::upload(const RunReport& report) {
     ++generation_;
     const OutputView& view = report.view;
     const bool image = view.kind == OutputKind::image;
-    const bool same_input = image && !input_identity_.empty() && view.input_identity == input_identity_ && textures_[0];
+    // Bars (a histogram) are drawn beside the image they count, when the task has one.
+    const bool with_input = image || (view.kind == OutputKind::bars && view.input_w > 0);
+    const bool same_input = with_input && !input_identity_.empty() && view.input_identity == input_identity_ && textures_[0];
     for (int i = same_input ? 1 : 0; i < 4; ++i) textures_[i] = GlTexture();
     output_.clear();
     map_.clear();
     map_max_ = 0;
-    if (image && view.width > 0) {
-        const size_t pixels = static_cast<size_t>(view.width) * view.height;
-        if (!same_input) {
+    if (with_input && !same_input) {
             input_ = view.input;
             input_identity_ = view.input_identity;
             const size_t input_pixels = static_cast<size_t>(view.input_w) * view.input_h;
@@ -33,10 +33,14 @@ void ImageViews::upload(const RunReport& report) {
                     for (int c = 0; c < 3; ++c) interleaved[3 * i + c] = input_[c * input_pixels + i];
                 textures_[0].upload(view.input_w, view.input_h, GL_RGB8, GL_RGB, GL_UNSIGNED_BYTE, interleaved.data());
             }
-        }
-        if (view.output.size() == pixels) {
+    }
+    output_channels_ = view.channels;
+    if (image && view.width > 0) {
+        const size_t pixels = static_cast<size_t>(view.width) * view.height;
+        if (view.output.size() == pixels * static_cast<size_t>(view.channels) && (view.channels == 1 || view.channels == 3)) {
             output_ = view.output;
-            textures_[1].upload(view.width, view.height, GL_R8, GL_RED, GL_UNSIGNED_BYTE, output_.data());
+            if (view.channels == 3) textures_[1].upload(view.width, view.height, GL_RGB8, GL_RGB, GL_UNSIGNED_BYTE, output_.data());
+            else textures_[1].upload(view.width, view.height, GL_R8, GL_RED, GL_UNSIGNED_BYTE, output_.data());
         }
         if (view.map.size() == pixels) {
             map_ = view.map;
@@ -78,7 +82,7 @@ ImTextureID ImageViews::render(ViewKind kind, int width, int height, const ViewT
     glUniform2f(program_.uniform("u_image_size"), static_cast<float>(texture.width()), static_cast<float>(texture.height()));
     glUniform1f(program_.uniform("u_scale"), transform.scale);
     glUniform2f(program_.uniform("u_offset"), transform.offset_x, transform.offset_y);
-    const int mode = kind == ViewKind::input ? 0 : kind == ViewKind::output ? 1 : kind == ViewKind::difference ? 2 : 3;
+    const int mode = kind == ViewKind::input ? 0 : kind == ViewKind::output ? (output_channels_ == 3 ? 0 : 1) : kind == ViewKind::difference ? 2 : 3;
     glUniform1i(program_.uniform("u_mode"), mode);
     glUniform1f(program_.uniform("u_tolerance"), tolerance);
     quad_.draw();

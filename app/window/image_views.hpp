@@ -39,7 +39,8 @@ public:
 
     // CPU copies for the pixel inspector.
     const std::vector<unsigned char>& input_planes() const { return input_; }
-    const std::vector<unsigned char>& output_pixels() const { return output_; }
+    const std::vector<unsigned char>& output_pixels() const { return output_; }  // channels interleaved
+    int output_channels() const { return output_channels_; }
     const std::vector<float>& map_values() const { return map_; }
     float map_max() const { return map_max_; }
 
@@ -58,6 +59,7 @@ private:
     GlQuad quad_;
     std::string shader_error_;
     std::vector<unsigned char> input_, output_;
+    int output_channels_ = 1;
     std::string input_identity_;  // the input texture is uploaded again only when this changes
     std::vector<float> map_;
     float map_max_ = 0;

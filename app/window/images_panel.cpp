@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "panels.hpp"
+#include "bars_view.hpp"
 #include "series_view.hpp"
 
 namespace kplay::window {
@@ -123,6 +124,31 @@ void draw_series(AppState& state, const RunReport& report, ImVec2 size) {
     draw_series_view(report.view.series, state.series_view, size, first_bad, report.view.buffer.c_str());
 }
 
+// Bars (a histogram's bins), beside the image they were counted from when the task has one.
+void draw_bars(AppState& state, const RunReport& report) {
+    const BufferCheck* check = check_of(report);
+    const int64_t first_bad = check ? check->first_bad.index : -1;
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float spacing = ImGui::GetStyle().ItemSpacing.x;
+    const float caption = ImGui::GetTextLineHeightWithSpacing();
+    ImVec2 bars_size = avail;
+    if (state.views.has(ViewKind::input)) {
+        const ImVec2 image_size(std::max(64.0f, 0.36f * avail.x), std::max(64.0f, avail.y - caption));
+        if (state.view.fit_requested)
+            fit(state.view, image_size.x, image_size.y, state.views.width(ViewKind::input), state.views.height(ViewKind::input));
+        view_widget(state, ViewKind::input, "input", image_size, 0);
+        ImGui::SameLine();
+        bars_size.x = std::max(64.0f, avail.x - image_size.x - spacing);
+    }
+    ImGui::BeginGroup();
+    ImGui::Text("%s against the reference", report.view.buffer.c_str());
+    bars_size.y = std::max(64.0f, avail.y - caption);
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    state.bars_rect = {origin.x, origin.y, bars_size.x, bars_size.y};
+    state.bars_hovered = draw_bars_view(report.view.series, bars_size, first_bad, report.view.buffer.c_str());
+    ImGui::EndGroup();
+}
+
 }  // namespace
 
 void draw_images_panel(AppState& state) {
@@ -145,6 +171,7 @@ void draw_images_panel(AppState& state) {
     if (session.shown_is_stale()) ImGui::TextColored(kAmber, "STALE: these are the last good outputs, not the current file's");
     if (kind == OutputKind::scalar) return draw_scalar(state, shown);
     if (kind == OutputKind::series) return draw_series(state, shown, ImGui::GetContentRegionAvail());
+    if (kind == OutputKind::bars) return draw_bars(state, shown);
     const bool matrix = kind == OutputKind::matrix;
     const int image_w = matrix ? state.views.width(ViewKind::error_map) : state.views.width(ViewKind::output);
     const int image_h = matrix ? state.views.height(ViewKind::error_map) : state.views.height(ViewKind::output);
@@ -198,10 +225,16 @@ void draw_images_panel(AppState& state) {
             std::string text = "x " + std::to_string(x) + "  y " + std::to_string(y);
             if (3 * n <= in.size())
                 text += "   input RGB (" + std::to_string(in[i]) + ", " + std::to_string(in[n + i]) + ", " + std::to_string(in[2 * n + i]) + ")";
-            if (i < out.size()) text += "   output " + std::to_string(out[i]);
+            const size_t channels = static_cast<size_t>(std::max(1, state.views.output_channels()));
+            if (channels == 3 && 3 * i + 2 < out.size())
+                text += "   output RGB (" + std::to_string(out[3 * i]) + ", " + std::to_string(out[3 * i + 1]) + ", " + std::to_string(out[3 * i + 2]) + ")";
+            else if (channels == 1 && i < out.size())
+                text += "   output " + std::to_string(out[i]);
             if (unwritten) text += "   never written";
-            else if (i < map.size() && i < out.size())
+            else if (channels == 1 && i < map.size() && i < out.size())
                 text += "   reference " + std::to_string(out[i] - static_cast<int>(map[i])) + "   difference " + std::to_string(static_cast<int>(map[i]));
+            else if (i < map.size())
+                text += "   largest channel difference " + std::to_string(static_cast<int>(map[i]));
             ImGui::TextUnformatted(text.c_str());
         }
     } else {

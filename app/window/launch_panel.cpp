@@ -66,6 +66,11 @@ void draw_launch_panel(AppState& state) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
     if (ImGui::InputInt("dynamic smem (bytes)", &smem, 1024, 4096)) overrides.smem = smem;
     if (ImGui::IsItemDeactivatedAfterEdit()) apply = true;
+    // A task of several kernels: the settings above are the first launch's; the rest follow the file.
+    if (have_launch)
+        for (const auto& then : last->following)
+            ImGui::TextDisabled("then %s <<<%s, %s>>> (kplay-launch)", then.kernel.c_str(), then.launch.grid.text().c_str(),
+                                then.launch.block.text().c_str());
 
     // Literal arguments from the annotation (e.g. tw=16), editable.
     if (session.spec()) {

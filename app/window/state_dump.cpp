@@ -50,6 +50,10 @@ void write_state_dump(const AppState& state, const std::filesystem::path& path) 
         if (state.view_rects[i][2] > 0) dump["view"][names[i]] = state.view_rects[i];
     if (state.series_rect[2] > 0) dump["view"]["series"] = state.series_rect;
     if (state.scalar_rect[2] > 0) dump["view"]["scalar"] = state.scalar_rect;
+    if (state.bars_rect[2] > 0) {
+        dump["view"]["bars"] = state.bars_rect;
+        dump["view"]["bars_hovered"] = state.bars_hovered;
+    }
     if (session.last()) dump["last"] = to_json(*session.last());
     if (session.shown()) {
         const RunReport& shown = *session.shown();
