@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <sstream>
 
@@ -153,6 +154,24 @@ std::vector<fs::path> kernel_files(const std::string& folder) {
         if (entry.path().extension() == ".cu") files.push_back(entry.path());
     std::sort(files.begin(), files.end());
     return files;
+}
+
+std::vector<fs::path> task_library_files() {
+    std::vector<fs::path> files;
+    for (const auto& folder : fs::directory_iterator(kernels_dir())) {
+        const std::string name = folder.path().filename().string();
+        if (!folder.is_directory() || name == "include" || name == "faults" || name == "grayscale" || name == "matmul") continue;
+        for (auto& file : kernel_files(name)) files.push_back(std::move(file));
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+std::string test_name_of(const fs::path& file) {
+    std::string name = file.parent_path().filename().string() + "_" + file.stem().string();
+    for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return name;
 }
 
 }  // namespace kplay::test

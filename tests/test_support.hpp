@@ -56,4 +56,11 @@ std::filesystem::path worker_path();
 // Files under kernels_src/<folder>, sorted.
 std::vector<std::filesystem::path> kernel_files(const std::string& folder);
 
+// Every step of the task library's ladders: the .cu files of each kernels_src folder that declares its
+// task (all but the built-in grayscale and matmul ladders, the fault corpus and include/), sorted.
+std::vector<std::filesystem::path> task_library_files();
+
+// A gtest-safe name for a kernel file: "scan/03_hierarchical.cu" -> "scan_03_hierarchical".
+std::string test_name_of(const std::filesystem::path& file);
+
 }  // namespace kplay::test
