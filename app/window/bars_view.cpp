@@ -1,6 +1,7 @@
 // Bars with ImDrawList: one bar per entry (or per pixel column of entries when there are more entries
 // than columns), the reference as a tick across each bar, a y axis from zero to the tallest value.
 #include "bars_view.hpp"
+#include "plot_palette.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,14 +11,7 @@ namespace kplay::window {
 
 namespace {
 
-constexpr ImU32 kBar = IM_COL32(110, 180, 255, 255);
-constexpr ImU32 kBadBar = IM_COL32(242, 89, 89, 255);
-constexpr ImU32 kUnwritten = IM_COL32(230, 70, 230, 255);
-constexpr ImU32 kReferenceTick = IM_COL32(235, 160, 55, 255);
-constexpr ImU32 kBackground = IM_COL32(30, 30, 32, 255);
-constexpr ImU32 kBorder = IM_COL32(80, 80, 80, 255);
-constexpr ImU32 kGrid = IM_COL32(52, 52, 58, 255);
-constexpr ImU32 kAxisText = IM_COL32(160, 160, 165, 255);
+using namespace palette;
 constexpr ImU32 kHover = IM_COL32(255, 255, 255, 40);
 
 // A column's values: the tallest output and reference among its entries, and whether any is off.
@@ -58,7 +52,7 @@ int draw_bars_view(const Series& series, ImVec2 size, int64_t first_bad, const c
     const float line = ImGui::GetTextLineHeight();
     const float left = origin.x + ImGui::CalcTextSize("00000000").x, right = origin.x + size.x - 8;
     const float top = origin.y + line + 8, bottom = origin.y + size.y - line - 6;
-    draw->AddRectFilled(origin, ImVec2(origin.x + size.x, origin.y + size.y), kBackground);
+    draw->AddRectFilled(origin, ImVec2(origin.x + size.x, origin.y + size.y), kPlotBackground);
     draw->AddRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), kBorder);
     const size_t entries = std::min({series.got_min.size(), series.want_min.size(), series.ratio_max.size()});
     if (entries == 0 || right - left < 16 || bottom - top < 16) return -1;
@@ -84,9 +78,9 @@ int draw_bars_view(const Series& series, ImVec2 size, int64_t first_bad, const c
     for (size_t i = 0; i < columns; ++i) {
         const float x0 = left + width * static_cast<float>(i), x1 = x0 + std::max(1.0f, width - gap);
         const Column& c = shown[i];
-        draw->AddRectFilled(ImVec2(x0, y_of(c.got)), ImVec2(x1, bottom), c.unwritten ? kUnwritten : c.bad ? kBadBar : kBar);
+        draw->AddRectFilled(ImVec2(x0, y_of(c.got)), ImVec2(x1, bottom), c.unwritten ? kUnwritten : c.bad ? kFail : kOutput);
         const float ref_y = y_of(c.want);  // the reference's height, across the bar
-        draw->AddLine(ImVec2(x0, ref_y), ImVec2(x1, ref_y), kReferenceTick, 2);
+        draw->AddLine(ImVec2(x0, ref_y), ImVec2(x1, ref_y), kReferenceMarker, 2);
     }
     // The index axis: first, middle, last entry.
     const int64_t bucket = std::max<int64_t>(1, series.bucket);
@@ -99,7 +93,7 @@ int draw_bars_view(const Series& series, ImVec2 size, int64_t first_bad, const c
     }
     if (first_bad >= 0 && last >= 0) {
         const float x = left + (right - left) * (static_cast<float>(first_bad) + 0.5f) / static_cast<float>(last + 1);
-        draw->AddTriangleFilled(ImVec2(x - 5, top - 7), ImVec2(x + 5, top - 7), ImVec2(x, top - 1), kBadBar);
+        draw->AddTriangleFilled(ImVec2(x - 5, top - 7), ImVec2(x + 5, top - 7), ImVec2(x, top - 1), kFail);
     }
     char legend[160];
     std::snprintf(legend, sizeof legend, "%s: bars = output, orange ticks = reference, red = off, magenta = never written", buffer_name);
@@ -115,10 +109,10 @@ int draw_bars_view(const Series& series, ImVec2 size, int64_t first_bad, const c
     if (first == final) ImGui::Text("%s[%lld]", buffer_name, static_cast<long long>(first));
     else ImGui::Text("%s[%lld..%lld]", buffer_name, static_cast<long long>(first), static_cast<long long>(std::min(final, last)));
     const Column& c = shown[col];
-    if (c.unwritten) ImGui::TextColored(ImVec4(0.9f, 0.3f, 0.9f, 1), "never written");
+    if (c.unwritten) ImGui::TextColored(kUnwrittenText, "never written");
     ImGui::Text("output     %.9g", c.got);
     ImGui::Text("reference  %.9g", c.want);
-    if (c.bad) ImGui::TextColored(ImVec4(0.95f, 0.35f, 0.35f, 1), "outside the tolerance");
+    if (c.bad) ImGui::TextColored(kFailText, "outside the tolerance");
     ImGui::EndTooltip();
     return static_cast<int>(begin);
 }

@@ -4,6 +4,7 @@
 // (zoomed out), so one wrong element in millions still reaches the screen and a frame costs one pass
 // over the entries in view at most.
 #include "series_view.hpp"
+#include "plot_palette.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -17,29 +18,20 @@ namespace kplay::window {
 
 namespace {
 
-// The window's palette (dark style): the reference is opaque but dim, so that where the output lies
-// exactly on it, the wider reference still shows on both sides of the output.
-constexpr ImU32 kOutput = IM_COL32(110, 180, 255, 255);
+using namespace palette;
+// The reference is opaque but dim, so that where the output lies exactly on it, the wider reference
+// still shows on both sides of the output.
 constexpr ImU32 kReference = IM_COL32(185, 120, 40, 255);
-constexpr ImU32 kReferenceMarker = IM_COL32(235, 160, 55, 255);
 constexpr ImU32 kPass = IM_COL32(80, 200, 120, 255);
-constexpr ImU32 kFail = IM_COL32(242, 89, 89, 255);
 constexpr ImU32 kFirstBadLine = IM_COL32(255, 140, 140, 200);
 constexpr ImU32 kFailZone = IM_COL32(242, 89, 89, 22);
-constexpr ImU32 kUnwritten = IM_COL32(230, 70, 230, 255);
 constexpr ImU32 kUnwrittenBar = IM_COL32(230, 70, 230, 85);
 constexpr ImU32 kUnwrittenBand = IM_COL32(230, 70, 230, 40);
-constexpr ImU32 kPlotBackground = IM_COL32(30, 30, 32, 255);
-constexpr ImU32 kBorder = IM_COL32(80, 80, 80, 255);
-constexpr ImU32 kGrid = IM_COL32(52, 52, 58, 255);
 constexpr ImU32 kPassLine = IM_COL32(200, 200, 200, 170);
-constexpr ImU32 kAxisText = IM_COL32(160, 160, 165, 255);
 constexpr ImU32 kHover = IM_COL32(255, 255, 255, 110);
 constexpr ImU32 kHoverBand = IM_COL32(255, 255, 255, 28);
 const ImVec4 kDimText(0.6f, 0.6f, 0.62f, 1);
-const ImVec4 kFailText(0.95f, 0.35f, 0.35f, 1);
 const ImVec4 kPassText(0.35f, 0.8f, 0.5f, 1);
-const ImVec4 kUnwrittenText(0.9f, 0.3f, 0.9f, 1);
 
 constexpr float kMaxBarWidth = 12;
 constexpr float kCandleWidth = 8;          // pixels: an entry at least this wide is drawn on its own

@@ -1,4 +1,5 @@
-// stb_image is built here with only the PNG and JPEG decoders. Its own size limit stays at the default so
+// stb_image is built here with only the PNG and JPEG decoders (with stb_image_write and
+// stb_image_resize beside it). Its own size limit stays at the default so
 // that stbi_info reports a huge image's real size and kplay's cap can name it before anything is decoded.
 #include "base/image_io.hpp"
 
@@ -7,6 +8,7 @@
 #define STBI_ONLY_JPEG
 #define STBI_NO_STDIO
 #define STB_IMAGE_WRITE_IMPLEMENTATION
+#define STB_IMAGE_RESIZE_IMPLEMENTATION
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -16,6 +18,7 @@
 #endif
 #include <stb_image.h>
 #include <stb_image_write.h>
+#include <stb_image_resize.h>
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
 #endif
@@ -137,6 +140,24 @@ void save_planar_png(const fs::path& path, const PlanarImage& image) {
     for (size_t i = 0; i < image.pixels(); ++i)
         for (int c = 0; c < 3; ++c) interleaved[3 * i + c] = image.planes[c * image.pixels() + i];
     write_png(path, image.width, image.height, 3, interleaved.data());
+}
+
+PlanarImage resize_image(const PlanarImage& image, int width, int height) {
+    if (width < 1 || height < 1 || width > kMaxImageSide || height > kMaxImageSide ||
+        static_cast<int64_t>(width) * height > kMaxImagePixels)
+        throw InputError("Cannot scale the image to " + std::to_string(width) + "x" + std::to_string(height) + ": each side must be 1 to " +
+                         std::to_string(kMaxImageSide) + " pixels.");
+    if (width == image.width && height == image.height) return image;
+    PlanarImage scaled;
+    scaled.width = width;
+    scaled.height = height;
+    scaled.planes.resize(3 * scaled.pixels());
+    // Each plane is a one-channel image; the planes are scaled alike.
+    for (size_t c = 0; c < 3; ++c)
+        if (!stbir_resize_uint8(image.planes.data() + c * image.pixels(), image.width, image.height, 0,
+                                scaled.planes.data() + c * scaled.pixels(), width, height, 0, 1))
+            throw InputError("Cannot scale the image to " + std::to_string(width) + "x" + std::to_string(height) + ".");
+    return scaled;
 }
 
 }  // namespace kplay

@@ -1,4 +1,5 @@
-// Reading and writing images: PNG and JPEG in through stb_image, PNG out through stb_image_write.
+// Reading, writing and scaling images: PNG and JPEG in through stb_image, PNG out through
+// stb_image_write, scaled through stb_image_resize.
 //
 // Decoding is guarded: a dimension cap per side and a byte budget are checked from the header before any
 // pixel is decoded, so a hostile file cannot make kplay allocate gigabytes.
@@ -33,5 +34,9 @@ void save_gray_png(const std::filesystem::path& path, const uint8_t* pixels, int
 // Interleaved pixels of 1 to 4 channels (gray, gray+alpha, RGB, RGBA).
 void save_interleaved_png(const std::filesystem::path& path, const uint8_t* pixels, int width, int height, int channels);
 void save_planar_png(const std::filesystem::path& path, const PlanarImage& image);
+
+// The image at width x height (each 1..kMaxImageSide), filtered per plane (stb_image_resize): a photo
+// at the size a run asks for. The same image when the size is its own. Throws InputError out of range.
+PlanarImage resize_image(const PlanarImage& image, int width, int height);
 
 }  // namespace kplay

@@ -6,7 +6,6 @@
 
 #include "base/content_hash.hpp"
 #include "base/default_image.hpp"
-#include "base/image_resize.hpp"
 #include "base/image_io.hpp"
 #include "tasks/task_inputs.hpp"
 
