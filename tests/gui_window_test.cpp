@@ -373,3 +373,48 @@ TEST(GuiWindow, AFailing1DTaskShowsWhereItFails) {
     // The last quarter of the index axis is wrong: red error bars fill that part of the lower plot.
     EXPECT_GT(pixels.count(state["view"]["series"], 60, 95, 242, 89, 89), 2000);
 }
+
+// A histogram (view=bars) is drawn as bars beside the image it counts; a wrong bin turns red.
+TEST(GuiWindow, AHistogramShowsItsBarsBesideTheImage) {
+    if (const std::string why = why_no_display(); !why.empty()) GTEST_SKIP() << why;
+    kplay::test::TempDir dir;
+    const std::string source = R"(// kplay-task: view=bars
+// kplay-sizes: w,h default=160x100 test=3x5
+// kplay-buffer: pixels u8[3*w*h] in init=image(interleaved)
+// kplay-buffer: bins u32[256] out init=zero check=exact
+__global__ void histogram(const unsigned char* pixels, unsigned int* bins, int w, int h) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < 3 * w * h) atomicAdd(&bins[pixels[i] WRONG], 1u);
+}
+#ifdef KPLAY_REFERENCE
+void kplay_reference(const unsigned char* pixels, unsigned int* bins, int w, int h) {
+    for (int i = 0; i < 3 * w * h; ++i) ++bins[pixels[i]];
+}
+#endif
+)";
+    auto run = [&](const std::string& wrong, const std::string& name) {
+        std::string text = source;
+        text.replace(text.find("WRONG"), 5, wrong);
+        const fs::path kernel = dir.write(name + ".cu", text);
+        const fs::path shot = dir.path() / (name + ".png");
+        Window window(dir, {kernel.string(), "--screenshot", shot.string(), "--frames", "5"});
+        EXPECT_EQ(window.wait_exit(), 0);
+        return std::make_pair(window.state(), load_screenshot(shot));
+    };
+    const auto [good, good_pixels] = run("", "good");
+    EXPECT_EQ(good.value("view_kind", ""), "bars");
+    ASSERT_TRUE(good.contains("shown")) << good.dump().substr(0, 2000);
+    EXPECT_TRUE(good["shown"].value("passed", false));
+    ASSERT_TRUE(good["view"].contains("bars")) << good["view"].dump();
+    ASSERT_TRUE(good["view"].contains("input")) << good["view"].dump();  // the image beside the bars
+    ASSERT_GT(good_pixels.w, 0);
+    EXPECT_GT(good_pixels.count(good["view"]["bars"], 10, 95, 110, 180, 255), 2000);  // blue bars
+    EXPECT_LT(good_pixels.count(good["view"]["bars"], 10, 95, 242, 89, 89), 50);      // none red
+
+    // Every byte counted one bin too high (the top bin's bytes fall into bin 0): the bins are off.
+    const auto [bad, bad_pixels] = run(" + 1 & 255", "bad");
+    ASSERT_TRUE(bad.contains("shown")) << bad.dump().substr(0, 2000);
+    EXPECT_FALSE(bad["shown"].value("passed", true));
+    ASSERT_GT(bad_pixels.w, 0);
+    EXPECT_GT(bad_pixels.count(bad["view"]["bars"], 10, 95, 242, 89, 89), 2000);  // red bars
+}

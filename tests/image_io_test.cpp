@@ -95,3 +95,29 @@ TEST(ImageIo, DefaultImageHasColourAndDetail) {
     EXPECT_EQ(make_default_image(40, 30).planes, make_default_image(40, 30).planes);  // deterministic
     EXPECT_THROW(make_default_image(0, 10), InputError);
 }
+
+// A photo benched at a size of the user's: scaled per plane, its colours kept.
+TEST(ImageIo, ResizeScalesEachPlaneAndKeepsFlatColours) {
+    kplay::PlanarImage image;
+    image.width = 4;
+    image.height = 2;
+    image.planes.assign(3 * 8, 0);
+    for (size_t i = 0; i < 8; ++i) {
+        image.planes[i] = 200;      // red everywhere
+        image.planes[8 + i] = 10;   // green
+        image.planes[16 + i] = static_cast<uint8_t>(i % 4 < 2 ? 0 : 255);  // blue: left half 0, right half 255
+    }
+    const kplay::PlanarImage scaled = kplay::resize_image(image, 64, 32);
+    ASSERT_EQ(scaled.width, 64);
+    ASSERT_EQ(scaled.height, 32);
+    ASSERT_EQ(scaled.planes.size(), 3u * 64 * 32);
+    const size_t n = scaled.pixels();
+    for (size_t i = 0; i < n; ++i) {
+        EXPECT_EQ(scaled.planes[i], 200);
+        EXPECT_EQ(scaled.planes[n + i], 10);
+    }
+    EXPECT_EQ(scaled.planes[2 * n + 0], 0);     // the left edge stays dark
+    EXPECT_EQ(scaled.planes[2 * n + 63], 255);  // the right edge bright
+    EXPECT_THROW(kplay::resize_image(image, 0, 10), kplay::InputError);
+    EXPECT_THROW(kplay::resize_image(image, kplay::kMaxImageSide + 1, 10), kplay::InputError);
+}
