@@ -138,6 +138,11 @@ json to_json(const RunReport& r) {
     out["values"] = r.values;
     out["launch"] = {{"grid", dim3(r.launch.grid)}, {"block", dim3(r.launch.block)}, {"dynamic_smem", r.launch.dynamic_smem},
                      {"auto_grid", r.launch.auto_grid}};
+    json following = json::array();
+    for (const auto& then : r.following)
+        following.push_back({{"kernel", then.kernel}, {"grid", dim3(then.launch.grid)}, {"block", dim3(then.launch.block)},
+                             {"dynamic_smem", then.launch.dynamic_smem}});
+    out["following"] = following;
     out["coverage"] = {{"threads", r.coverage.threads}, {"elements", r.coverage.elements},
                        {"idle_threads", r.coverage.idle_threads}, {"uncovered", r.coverage.uncovered},
                        {"note", r.coverage.note()}};
