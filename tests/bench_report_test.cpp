@@ -125,3 +125,23 @@ TEST(BenchReport, AGemmAtOtherSizesUsesItsOwnCublasCeiling) {
     small.report.ceiling.deferred = true;  // measured by the table's cuBLAS rows instead
     EXPECT_DOUBLE_EQ(bench_percent(summary, small), 10.0);
 }
+
+// A row per bench size ("FILE @ SIZE") and a task of several launches have longer names and launch
+// texts: the columns widen so the numbers still line up.
+TEST(BenchReport, LongNamesAndSeveralLaunchesKeepTheColumnsInLine) {
+    BenchSummary summary = sample();
+    summary.rows.resize(3);
+    summary.rows.push_back({"kernels_src/softmax/04_float4_row_in_registers.cu @ 1024x32768", false, done("grayscale", 0.07, 3800, 0, true)});
+    summary.rows.back().report.following = {{"scan_tile_sums", {}}, {"add_tile_offsets", {}}};
+    const std::string table = format_bench_table(summary);
+    std::vector<std::string> lines;
+    for (size_t at = 0, end; (end = table.find('\n', at)) != std::string::npos; at = end + 1) lines.push_back(table.substr(at, end - at));
+    ASSERT_GE(lines.size(), 6u);
+    EXPECT_NE(lines[5].find("softmax/04_float4_row_in_registers.cu @ 1024x32768"), std::string::npos) << table;
+    EXPECT_NE(lines[5].find("+2 launches"), std::string::npos) << table;
+    // The check column ends every row at the same place.
+    EXPECT_EQ(lines[4].rfind("PASS"), lines[5].rfind("PASS")) << table;
+    // And so does the median, right-aligned under its heading.
+    EXPECT_EQ(lines[4].find("0.0330") + 6, lines[5].find("0.0700") + 6) << table;
+    EXPECT_EQ(lines[1].find("median ms") + 9, lines[5].find("0.0700") + 6) << table;
+}

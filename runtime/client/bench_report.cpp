@@ -1,6 +1,7 @@
 // Text and JSON forms of a bench run.
 #include "client/bench_report.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace kplay {
@@ -69,13 +70,20 @@ std::string format_bench_table(const BenchSummary& summary) {
     }
     out += "\n";
     if (!summary.cublas_note.empty()) out += "note: " + summary.cublas_note + "\n";
-    std::snprintf(line, sizeof line, "%-44s %-32s %10s %21s %14s %9s  %s\n", "kernel", "launch", "median ms", "(min - max)", "throughput",
-                  "% ceiling", "check");
+    // The name and launch columns are as wide as their longest entry (a row per bench size, "FILE @ SIZE",
+    // or a task of several launches), so the numbers stay in line.
+    int name_width = 44, launch_width = 32;
+    for (const BenchRow& row : summary.rows) {
+        name_width = std::max(name_width, static_cast<int>(display_name(row).size()));
+        if (row.report.ok()) launch_width = std::max(launch_width, static_cast<int>(launch_text(row).size()));
+    }
+    std::snprintf(line, sizeof line, "%-*s %-*s %10s %21s %14s %9s  %s\n", name_width, "kernel", launch_width, "launch", "median ms",
+                  "(min - max)", "throughput", "% ceiling", "check");
     out += line;
     for (const BenchRow& row : summary.rows) {
         const RunReport& r = row.report;
         if (!r.ok()) {
-            std::snprintf(line, sizeof line, "%-44s FAILED at %s: %s\n", display_name(row).c_str(), stage_name(r.stage),
+            std::snprintf(line, sizeof line, "%-*s FAILED at %s: %s\n", name_width, display_name(row).c_str(), stage_name(r.stage),
                           r.error.substr(0, r.error.find('\n')).c_str());
             out += line;
             continue;
@@ -84,8 +92,8 @@ std::string format_bench_table(const BenchSummary& summary) {
         std::snprintf(range, sizeof range, "(%.4f - %.4f)", r.kernel_ms.min, r.kernel_ms.max);
         const double p = bench_percent(summary, row);
         std::snprintf(percent, sizeof percent, p > 0 ? "%.1f%%" : "-", p);
-        std::snprintf(line, sizeof line, "%-44s %-32s %10.4f %21s %14s %9s  %s\n", display_name(row).c_str(), launch_text(row).c_str(),
-                      r.kernel_ms.median, range, throughput(r).c_str(), percent, r.check.passed ? "PASS" : "FAIL");
+        std::snprintf(line, sizeof line, "%-*s %-*s %10.4f %21s %14s %9s  %s\n", name_width, display_name(row).c_str(), launch_width,
+                      launch_text(row).c_str(), r.kernel_ms.median, range, throughput(r).c_str(), percent, r.check.passed ? "PASS" : "FAIL");
         out += line;
     }
     if (summary.emulated)
