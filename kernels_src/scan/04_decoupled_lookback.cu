@@ -1,0 +1,208 @@
+// kplay: kernel=scan_decoupled_lookback block=256 grid=cdiv(n,8192)
+//
+// Step 4 of the scan ladder: a single pass with decoupled look-back (Merrill & Garland, "Single-pass
+// Parallel Prefix Scan with Decoupled Look-back", 2016; PMPP chapter 11.8 shows the simpler chained
+// version). Step 3 moved every element through DRAM twice (16 bytes per element against the 8 a copy
+// moves) because a tile could not know the sum of the tiles before it until a second kernel had
+// scanned them. Here each block scans its 8192-element tile in registers, exactly as in step 3, and
+// gets the sum of everything before it from its predecessors' published state while its data is still
+// in registers: x is read once and y written once, 8 bytes per element, like a copy.
+//
+// Each tile has one 64-bit state word in the scratch buffer, zero at the start (init=zero): a status
+// in the high half (0 = nothing yet, 1 = aggregate: the tile's own sum, 2 = prefix: the sum of it and
+// everything before) and the float value in the low half, written with one 64-bit store, so a reader
+// never sees a status with a stale value and no fence is needed. As soon as a block has its tile's sum
+// it publishes it as an aggregate, then warp 0 looks back over the 32 predecessors at once (lane l
+// reads tile t-1-l): it waits until every tile up to the nearest one with a prefix has published
+// something, adds the aggregates of the tiles after that prefix and the prefix itself (a warp
+// reduction), and moves on by 32 tiles if the window held no prefix. Then it publishes its own prefix.
+// A tile waits only on tiles nearer than the nearest finished prefix, never on the whole chain: that is
+// the "decoupled" part. The tile number comes from an atomic counter (the first scratch word), not from
+// blockIdx: the hardware may start blocks in any order, and a block that waited on a tile whose block
+// has not started could wait forever (that block might need this one's SM). Tiles numbered in start
+// order only ever wait on blocks that are already running.
+//
+// Inside a tile (the same as step 3): 256 threads, each with 8 float4 (16-byte loads, 128 bytes in flight
+// per thread, rows of 1024 contiguous elements so every load is coalesced); a scan of each float4 in
+// registers, a warp scan of the thread totals with shuffles (PMPP 11.6's three phases, with the warp as
+// the middle level), and the 64 warp-row sums scanned by warp 0 through shared memory: three barriers
+// per tile, one of them to share the tile number. Sizes that are not a multiple of 4 take a guarded scalar path in the last tile.
+//
+// What still limits it: each block's look-back waits on at least one round trip through L2 (a few
+// hundred ns) between its predecessor's publish and its own, and the atomic that numbers the tile adds
+// one more before the loads start; with ~3 blocks per SM in flight that is mostly hidden, and it lands at
+// three quarters of copy bandwidth (below).
+//
+// Measured (H200, 2026-12-01, kplay-cli bench kernels_src/scan/*.cu --repeat 20): 0.1738 ms, 3089 GB/s =
+// 75.3% of the copy ceiling (4101 GB/s).
+//
+// kplay-task: name=scan reference=host view=series
+// kplay-sizes: n default=67108864 cpu=131072 test=1,1000,1025,4099,70000 bench=67108864
+// kplay-buffer: x f32[n] in init=uniform(0,1)
+// kplay-buffer: y f32[n] out check=rel:2e-6+3e-9*sqrt(n)
+// kplay-buffer: work u32[2*cdiv(n,1024)+4] scratch init=zero
+// kplay-cost: bytes=8*n ceiling=copy
+
+namespace {
+constexpr int THREADS = 256;              // block=256 above
+constexpr int WARPS = THREADS / 32;       // 8
+constexpr int ROWS = 8;                   // float4 per thread
+constexpr int ROW = 4 * THREADS;          // 1024 contiguous elements per row
+constexpr int TILE = ROWS * ROW;          // 8192 elements per block: grid=cdiv(n,8192) above
+constexpr int PARTS = ROWS * WARPS;       // 64 warp-row sums per tile, in element order (row, then warp)
+constexpr int PER_LANE = PARTS / 32;      // 2 of them per lane of warp 0
+constexpr unsigned FULL = 0xffffffffu;
+constexpr unsigned long long STATUS_AGGREGATE = 1, STATUS_PREFIX = 2;
+}
+
+// Four consecutive elements starting at i (a multiple of 4, so the float4 is 16-byte aligned); zeros
+// past the end.
+__device__ __forceinline__ float4 load4(const float* __restrict__ x, int i, int n) {
+    if (i + 3 < n) return *reinterpret_cast<const float4*>(x + i);
+    return make_float4(i < n ? x[i] : 0.0f, i + 1 < n ? x[i + 1] : 0.0f, i + 2 < n ? x[i + 2] : 0.0f, 0.0f);
+}
+
+__device__ __forceinline__ void store4(float* __restrict__ y, int i, int n, float4 v) {
+    if (i + 3 < n) {
+        *reinterpret_cast<float4*>(y + i) = v;
+    } else {
+        if (i < n) y[i] = v.x;
+        if (i + 1 < n) y[i + 1] = v.y;
+        if (i + 2 < n) y[i + 2] = v.z;
+    }
+}
+
+__device__ __forceinline__ unsigned long long pack(unsigned long long status, float value) {
+    return (status << 32) | __float_as_uint(value);
+}
+
+__global__ void __launch_bounds__(THREADS)
+scan_decoupled_lookback(const float* __restrict__ x, float* __restrict__ y, unsigned* work, int n) {
+    // work[0]: the tile counter; work[4...]: one 64-bit state word per tile (16 bytes in, so 8-aligned).
+    unsigned* tile_counter = work;
+    volatile unsigned long long* state = reinterpret_cast<volatile unsigned long long*>(work + 4);
+
+    __shared__ float part_offset[PARTS];  // warp-row sums, then their exclusive prefixes within the tile
+    __shared__ float tile_offset;         // the sum of all tiles before this one
+    __shared__ int tile_shared;
+
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    if (threadIdx.x == 0) tile_shared = static_cast<int>(atomicAdd(tile_counter, 1u));
+    __syncthreads();
+    const int tile = tile_shared;
+    const int base = tile * TILE + 4 * threadIdx.x;  // this thread's float4 in row r: base + r*ROW
+
+    // All 8 loads go out before any is used. A tile inside the array (all but possibly the last) takes
+    // the unguarded path, so no branch sits between the loads.
+    const bool full_tile = (tile + 1) * TILE <= n;
+    float4 v[ROWS];
+    if (full_tile) {
+#pragma unroll
+        for (int r = 0; r < ROWS; ++r) v[r] = *reinterpret_cast<const float4*>(x + base + r * ROW);
+    } else {
+#pragma unroll
+        for (int r = 0; r < ROWS; ++r) v[r] = load4(x, base + r * ROW, n);
+    }
+
+    // Phase 1, in registers: each float4 becomes its own inclusive scan.
+    float sum[ROWS];
+#pragma unroll
+    for (int r = 0; r < ROWS; ++r) {
+        v[r].y += v[r].x;
+        v[r].z += v[r].y;
+        v[r].w += v[r].z;
+        sum[r] = v[r].w;
+    }
+    // Phase 2, in the warp: inclusive scan of the 32 thread totals of each row (Kogge-Stone by
+    // shuffles: 5 steps, no shared memory, no barrier; the 8 rows are independent, which hides latency).
+#pragma unroll
+    for (int d = 1; d < 32; d *= 2) {
+#pragma unroll
+        for (int r = 0; r < ROWS; ++r) {
+            const float left = __shfl_up_sync(FULL, sum[r], d);
+            if (lane >= d) sum[r] += left;
+        }
+    }
+#pragma unroll
+    for (int r = 0; r < ROWS; ++r) {
+        float before = __shfl_up_sync(FULL, sum[r], 1);  // exclusive: the threads before this one
+        if (lane == 0) before = 0.0f;
+        v[r].x += before;
+        v[r].y += before;
+        v[r].z += before;
+        v[r].w += before;
+        if (lane == 31) part_offset[r * WARPS + warp] = sum[r];
+    }
+    __syncthreads();
+
+    // Phase 3, warp 0: scan the 64 warp-row sums (2 per lane), then the look-back.
+    if (warp == 0) {
+        float mine[PER_LANE];
+        float lane_sum = 0.0f;
+#pragma unroll
+        for (int k = 0; k < PER_LANE; ++k) {
+            mine[k] = part_offset[lane * PER_LANE + k];
+            lane_sum += mine[k];
+        }
+        float inclusive = lane_sum;
+#pragma unroll
+        for (int d = 1; d < 32; d *= 2) {
+            const float left = __shfl_up_sync(FULL, inclusive, d);
+            if (lane >= d) inclusive += left;
+        }
+        float before = __shfl_up_sync(FULL, inclusive, 1);
+        if (lane == 0) before = 0.0f;
+#pragma unroll
+        for (int k = 0; k < PER_LANE; ++k) {
+            part_offset[lane * PER_LANE + k] = before;  // exclusive prefix of this warp-row in the tile
+            before += mine[k];
+        }
+        const float aggregate = __shfl_sync(FULL, inclusive, 31);  // the tile's own sum
+
+        float exclusive = 0.0f;  // the sum of all tiles before this one
+        if (tile == 0) {
+            if (lane == 0) state[0] = pack(STATUS_PREFIX, aggregate);
+        } else {
+            if (lane == 0) state[tile] = pack(STATUS_AGGREGATE, aggregate);  // successors may use it now
+            for (int window = tile - 1;; window -= 32) {
+                const int p = window - lane;  // lane 0 looks at the nearest predecessor
+                unsigned long long word;
+                unsigned prefixes;
+                for (;;) {
+                    // Before tile 0 there is nothing: a prefix of 0, so those lanes never wait.
+                    word = p >= 0 ? state[p] : pack(STATUS_PREFIX, 0.0f);
+                    const unsigned status = static_cast<unsigned>(word >> 32);
+                    prefixes = __ballot_sync(FULL, status == STATUS_PREFIX);
+                    const unsigned empty = __ballot_sync(FULL, status == 0);
+                    // Only the lanes up to the nearest prefix matter; if none has one, all 32 do.
+                    const unsigned needed = prefixes ? (prefixes & (0u - prefixes)) - 1 : FULL;
+                    if ((empty & needed) == 0) break;
+                }
+                const int stop = prefixes ? __ffs(prefixes) - 1 : 31;  // the last lane that counts
+                float value = lane <= stop ? __uint_as_float(static_cast<unsigned>(word)) : 0.0f;
+#pragma unroll
+                for (int d = 16; d > 0; d /= 2) value += __shfl_xor_sync(FULL, value, d);  // every lane gets the sum
+                exclusive += value;
+                if (prefixes) break;
+            }
+            if (lane == 0) state[tile] = pack(STATUS_PREFIX, exclusive + aggregate);
+        }
+        if (lane == 0) tile_offset = exclusive;
+    }
+    __syncthreads();
+
+    const float offset = tile_offset;
+#pragma unroll
+    for (int r = 0; r < ROWS; ++r) {
+        const float add = offset + part_offset[r * WARPS + warp];
+        const float4 out = make_float4(v[r].x + add, v[r].y + add, v[r].z + add, v[r].w + add);
+        if (full_tile)
+            *reinterpret_cast<float4*>(y + base + r * ROW) = out;
+        else
+            store4(y, base + r * ROW, n, out);
+    }
+}
+
+#ifdef KPLAY_REFERENCE
+#include "reference.h"  // the ladder's one host reference
+#endif
