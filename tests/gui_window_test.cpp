@@ -418,3 +418,25 @@ void kplay_reference(const unsigned char* pixels, unsigned int* bins, int w, int
     ASSERT_GT(bad_pixels.w, 0);
     EXPECT_GT(bad_pixels.count(bad["view"]["bars"], 10, 95, 242, 89, 89), 2000);  // red bars
 }
+
+// The kernel picker offers every ladder of kernels_src, each step with its header's first line.
+TEST(GuiWindow, TheKernelPickerListsEveryTaskFolder) {
+    if (const std::string why = why_no_display(); !why.empty()) GTEST_SKIP() << why;
+    kplay::test::TempDir dir;
+    const fs::path kernel = dir.write("vector_add.cu", kVectorAddTask);
+    const fs::path shot = dir.path() / "shot.png";
+    Window window(dir, {kernel.string(), "--screenshot", shot.string(), "--frames", "3"});
+    EXPECT_EQ(window.wait_exit(), 0);
+    const json state = window.state();
+    ASSERT_TRUE(state.contains("kernel_picker")) << state.dump().substr(0, 2000);
+    for (const auto& file : kplay::test::task_library_files()) {
+        const std::string name = file.parent_path().filename().string() + "/" + file.filename().string();
+        bool found = false;
+        for (const auto& entry : state["kernel_picker"])
+            if (entry.value("file", "") == name) {
+                found = true;
+                EXPECT_NE(entry.value("summary", "").find("Step "), std::string::npos) << name << ": " << entry.dump();
+            }
+        EXPECT_TRUE(found) << name;
+    }
+}

@@ -44,6 +44,10 @@ void write_state_dump(const AppState& state, const std::filesystem::path& path) 
         history.push_back({{"run", h.run}, {"median_ms", h.median_ms}, {"compile_ms", h.compile_ms}, {"cache_hit", h.cache_hit},
                            {"passed", h.passed}, {"edit_to_result_ms", h.latency_ms}, {"worker_ms", h.worker_ms}, {"reused", h.reused}});
     dump["history"] = history;
+    nlohmann::json picker = nlohmann::json::array();  // what the kernel picker offers: folder/file and its summary
+    for (const auto& entry : state.kernels)
+        picker.push_back({{"file", entry.task + "/" + entry.path.filename().string()}, {"summary", entry.summary}});
+    dump["kernel_picker"] = picker;
     dump["view"] = {{"scale", state.view.scale}, {"offset", {state.view.offset_x, state.view.offset_y}}};
     const char* names[] = {"input", "output", "difference", "error_map"};
     for (int i = 0; i < 4; ++i)
