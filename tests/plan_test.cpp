@@ -139,6 +139,23 @@ TEST(Plan, RequiresRefusesOtherSizes) {
     EXPECT_EQ(requirement_broken(p.spec, size_values(p.spec.task, {64, 32})), std::nullopt);
 }
 
+// A kernel whose shared arrays assume its block says so; another block is refused before launching.
+TEST(Plan, RequiresMaySeeTheBlock) {
+    std::string source = kRows;
+    source.replace(source.find("requires=C%4==0"), 15, "requires=block_x==128");
+    const Planned p = planned(source, "rows.cu", "64x32");
+    EXPECT_EQ(plan_error(p, {}, function_with({8, 8, 4, 4})), "(no error)");
+    LaunchSettings other;
+    other.block = std::vector<int64_t>{64};
+    EXPECT_EQ(plan_error(p, other, function_with({8, 8, 4, 4})),
+              "Not launched: this kernel requires block_x==128 (its kplay annotation, line 1), which does not hold at R=64, C=32, "
+              "block 64,1,1.");
+    // A later launch's expressions still see the first launch's block, not their own.
+    NamedValues names = p.values;
+    names["block_x"] = 999;
+    EXPECT_EQ(with_block_names(p.spec, other, names).at("block_x"), 64);
+}
+
 TEST(Plan, InvalidLaunchesAndBindingsAreMessages) {
     const Planned p = planned(kRows, "rows.cu", "64x32");
     LaunchSettings big;

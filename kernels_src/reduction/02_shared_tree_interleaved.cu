@@ -1,4 +1,4 @@
-// kplay: kernel=reduce_interleaved launch=1d block=256
+// kplay: kernel=reduce_interleaved launch=1d block=256 requires=block_x==256
 //
 // Step 2 of the reduction ladder: a reduction tree per block in shared memory (PMPP chapter 10, the
 // simple kernel), then one atomicAdd per block instead of one per element: 256 times fewer atomics.
@@ -11,8 +11,9 @@
 // test t % (2*s) is also an integer division by a variable. The tree, not the memory, is the limit;
 // and the 262144 atomics of a 64M run still go one by one.
 // The block size is a compile-time constant (BLOCK) because it sizes the shared array; the annotation
-// launches block=256 to match, and the assert stops a launch with another block size (e.g. `--block
-// 128`) instead of returning a wrong sum. (requires= cannot say this: it sees only the sizes.)
+// launches block=256 to match, and requires=block_x==256 refuses another block (e.g. `--block 128`)
+// before anything is launched, instead of returning a wrong sum; the assert guards the file when it is
+// built elsewhere.
 // Measured (H200, 2026-12-01, kplay-cli bench kernels_src/reduction/*.cu --repeat 20): 0.4859 ms, 552 GB/s =
 // 12.9% of the read-only ceiling (4292 GB/s).
 //

@@ -1,4 +1,4 @@
-// kplay: kernel=reduce_sequential launch=1d block=256
+// kplay: kernel=reduce_sequential launch=1d block=256 requires=block_x==256
 //
 // Step 3 of the reduction ladder: the same tree with sequential addressing (PMPP chapter 10's
 // convergent kernel). At each level the first s threads add partial[t + s] into partial[t], for
@@ -11,7 +11,8 @@
 // last levels keeping a whole warp busy for a few adds, one element per thread (a block lives for one
 // load), and still one atomic per 256 elements on a single address.
 // BLOCK is a compile-time constant because it sizes the shared array; block=256 in the annotation
-// matches it and the assert refuses any other block size.
+// matches it, requires=block_x==256 refuses any other block before launch, and the assert
+// guards the file when it is built elsewhere.
 // Measured (H200, 2026-12-01, kplay-cli bench kernels_src/reduction/*.cu --repeat 20): 0.486 ms, 552 GB/s =
 // 12.9% of the read-only ceiling (4292 GB/s).
 //

@@ -1,4 +1,4 @@
-// kplay: kernel=reduce_warp_shuffle launch=1d block=256
+// kplay: kernel=reduce_warp_shuffle launch=1d block=256 requires=block_x==256
 //
 // Step 4 of the reduction ladder: warp shuffles for every level (PMPP chapter 10's exercise on
 // warp-level primitives). __shfl_down_sync(mask, v, d) hands each lane the v of lane + d straight
@@ -9,7 +9,8 @@
 // limits it: each thread still loads only one float and each block still ends in an atomic, so a 64M
 // run issues 262144 atomics on one address; the tree work itself is now small.
 // BLOCK is a compile-time constant because it sizes the warp-sum array; block=256 in the annotation
-// matches it and the assert refuses any other block size.
+// matches it, requires=block_x==256 refuses any other block before launch, and the assert
+// guards the file when it is built elsewhere.
 // Measured (H200, 2026-12-01, kplay-cli bench kernels_src/reduction/*.cu --repeat 20): 0.4864 ms, 552 GB/s =
 // 12.9% of the read-only ceiling (4292 GB/s).
 //

@@ -1,4 +1,4 @@
-// kplay: kernel=reduce_grid_stride launch=1d block=256 grid=sms*8
+// kplay: kernel=reduce_grid_stride launch=1d block=256 requires=block_x==256 grid=sms*8
 //
 // Step 5 of the reduction ladder: many elements per thread (PMPP chapter 10's thread coarsening) and
 // one atomic per block. The grid is sized to the GPU, 8 blocks of 256 per SM (2048 threads, all an
@@ -11,7 +11,8 @@
 // compiler unrolls the loop a little) to keep HBM3e busy, and the load instructions per byte are 4x
 // what they could be.
 // BLOCK is a compile-time constant because it sizes the warp-sum array; block=256 in the annotation
-// matches it and the assert refuses any other block size.
+// matches it, requires=block_x==256 refuses any other block before launch, and the assert
+// guards the file when it is built elsewhere.
 // Measured (H200, 2026-12-01, kplay-cli bench kernels_src/reduction/*.cu --repeat 20): 0.1096 ms, 2450 GB/s =
 // 57.1% of the read-only ceiling (4292 GB/s).
 //

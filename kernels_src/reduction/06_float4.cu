@@ -1,4 +1,4 @@
-// kplay: kernel=reduce_float4 launch=1d block=256 grid=sms*8
+// kplay: kernel=reduce_float4 launch=1d block=256 requires=block_x==256 grid=sms*8
 //
 // Step 6 of the reduction ladder: step 5 with 16-byte loads. The grid-stride loop now walks float4s,
 // so each load instruction brings 4 elements, a warp reads 512 consecutive bytes per iteration, and a
@@ -8,7 +8,8 @@
 // the last whole float4 are added by the first threads of the grid, so any n works. The block sum and
 // the one atomic per block are step 5's. This step should be at or near the read-only ceiling.
 // BLOCK is a compile-time constant because it sizes the warp-sum array; block=256 in the annotation
-// matches it and the assert refuses any other block size.
+// matches it, requires=block_x==256 refuses any other block before launch, and the assert
+// guards the file when it is built elsewhere.
 // Measured (H200, 2026-12-01, kplay-cli bench kernels_src/reduction/*.cu --repeat 20): 0.0645 ms, 4161 GB/s =
 // 96.9% of the read-only ceiling (4292 GB/s).
 //

@@ -1,4 +1,4 @@
-// kplay: kernel=reduce_float4_x4 launch=1d block=256 grid=sms*8
+// kplay: kernel=reduce_float4_x4 launch=1d block=256 requires=block_x==256 grid=sms*8
 //
 // Step 7 of the reduction ladder: step 6 unrolled by hand, four float4s per thread per iteration into
 // four separate accumulators. In step 6 each iteration's add depends on the previous one's, and how
@@ -11,7 +11,8 @@
 // 97% of the read-only ceiling, so there was no latency left to hide, and the longer loop with its
 // extra tails only costs issue slots. Kept as the lesson that unrolling helps only while loads wait.
 // BLOCK is a compile-time constant because it sizes the warp-sum array; block=256 in the annotation
-// matches it and the assert refuses any other block size.
+// matches it, requires=block_x==256 refuses any other block before launch, and the assert
+// guards the file when it is built elsewhere.
 // Measured (H200, 2026-12-01, kplay-cli bench kernels_src/reduction/*.cu --repeat 20): 0.067 ms, 4004 GB/s =
 // 93.3% of the read-only ceiling (4292 GB/s).
 //

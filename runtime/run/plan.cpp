@@ -50,6 +50,14 @@ std::array<int64_t, 3> launch_extent(const TaskSpec& task, int launch_dims, cons
     return {largest, 1, 1};
 }
 
+NamedValues with_block_names(const KernelSpec& spec, const LaunchSettings& settings, NamedValues names) {
+    const Dim3 block = to_dim3(settings.block ? *settings.block : evaluate_all(spec.block, names, "block"));
+    names["block_x"] = block.x;
+    names["block_y"] = block.y;
+    names["block_z"] = block.z;
+    return names;
+}
+
 std::optional<std::string> requirement_broken(const KernelSpec& spec, const NamedValues& values) {
     if (spec.requirement.empty()) return std::nullopt;
     int64_t holds = 0;
@@ -62,6 +70,9 @@ std::optional<std::string> requirement_broken(const KernelSpec& spec, const Name
     std::vector<std::string> sizes;
     for (const auto& name : spec.task.sizes.names)
         if (values.count(name)) sizes.push_back(name + "=" + std::to_string(values.at(name)));
+    if (spec.requirement.find("block_") != std::string::npos && values.count("block_x"))
+        sizes.push_back("block " + std::to_string(values.at("block_x")) + "," + std::to_string(values.at("block_y")) + "," +
+                        std::to_string(values.at("block_z")));
     return "this kernel requires " + spec.requirement + " (its kplay annotation, line " + std::to_string(spec.annotation_line) +
            "), which does not hold at " + join(sizes);
 }
@@ -81,10 +92,13 @@ LaunchPlan make_plan_with_args(const KernelSpec& spec, const std::vector<std::st
     // library binds a different argument list in its place.
     const NamedValues literals = literal_arguments(spec.args, settings.arg_overrides, values);
     plan.names.insert(literals.begin(), literals.end());
-    if (const auto broken = requirement_broken(spec, plan.names)) throw InputError("Not launched: " + *broken + ".");
+    // The requirement sees this launch's block; the plan's names keep what the caller gave (a later
+    // launch's expressions see the first launch's block_x, not their own).
+    const NamedValues checked = with_block_names(spec, settings, plan.names);
+    if (const auto broken = requirement_broken(spec, checked)) throw InputError("Not launched: " + *broken + ".");
 
     LaunchConfig& launch = plan.launch;
-    launch.block = to_dim3(settings.block ? *settings.block : evaluate_all(spec.block, plan.names, "block"));
+    launch.block = {checked.at("block_x"), checked.at("block_y"), checked.at("block_z")};
     const std::vector<int64_t> grid = settings.grid ? *settings.grid : evaluate_all(spec.grid, plan.names, "grid");
     plan.extent = launch_extent(spec.task, spec.launch_dims, plan.names, buffers);
     launch.auto_grid = grid.empty();

@@ -53,6 +53,10 @@ struct LaunchPlan {
 std::array<int64_t, 3> launch_extent(const TaskSpec& task, int launch_dims, const NamedValues& values,
                                      const std::vector<PlanBuffer>& buffers);
 
+// `names` with block_x, block_y and block_z: the block this launch will have (the settings', else the
+// spec's), so a `requires` may name it (requires=block_x==256 for a kernel whose shared arrays assume it).
+NamedValues with_block_names(const KernelSpec& spec, const LaunchSettings& settings, NamedValues names);
+
 // Whether the kernel's `requires` holds at these values; the reason when it does not.
 std::optional<std::string> requirement_broken(const KernelSpec& spec, const NamedValues& values);
 

@@ -416,6 +416,7 @@ private:
         names["sms"] = device_->info().sm_count;
         const NamedValues literals = literal_arguments(spec_.args, request_.arg_overrides, values);
         names.insert(literals.begin(), literals.end());
+        names = with_block_names(spec_, launch_settings(), std::move(names));
         if (const auto broken = requirement_broken(spec_, names)) {
             size.skipped = true;
             size.passed = true;
