@@ -296,6 +296,47 @@ TEST_F(UserTasks, AReferenceInAnIncludedHeaderServesTheStep) {
     EXPECT_NE(missing.error.find("\"reference.h\", which is not a file"), std::string::npos) << missing.error;
 }
 
+// Steps may share device code through a header next to the file: the kernel compiles with it, and the
+// host reference's build blanks the header's device bodies like the file's own (they use CUDA
+// built-ins a host compiler does not have).
+TEST_F(UserTasks, AHeaderOfDeviceCodeNextToTheFileServesTheKernelAndNotTheReference) {
+    dir_.write("block_total.cuh", R"(#pragma once
+__device__ float block_total(float v) {
+    __shared__ float s[256];
+    s[threadIdx.x] = v;
+    __syncthreads();
+    for (int k = 128; k > 0; k /= 2) {
+        if (threadIdx.x < k) s[threadIdx.x] += s[threadIdx.x + k];
+        __syncthreads();
+    }
+    return s[0];
+}
+)");
+    const std::string source = R"(// kplay: block=256 requires=block_x==256
+// kplay-sizes: n default=10000 test=1,1025
+// kplay-buffer: x f32[n] in init=uniform(-1,1)
+// kplay-buffer: total f32[1] out init=zero check=abs:1e-6*n+1e-6
+#include "block_total.cuh"
+#include "block_total.cuh"  // twice: expanded once, as #pragma once says
+__global__ void sum(const float* x, float* total, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float t = block_total(i < n ? x[i] : 0.0f);
+    if (threadIdx.x == 0) atomicAdd(total, t);
+}
+#ifdef KPLAY_REFERENCE
+void kplay_reference(const float* x, float* total, int n) {
+    double s = 0;
+    for (int i = 0; i < n; ++i) s += x[i];
+    *total = static_cast<float>(s);
+}
+#endif
+)";
+    const RunReport report = run("sum.cu", source);
+    ASSERT_TRUE(report.ok()) << report.stage << ": " << report.error;
+    EXPECT_TRUE(report.check.passed) << report.check.summary;
+    for (const auto& size : report.check.sizes) EXPECT_TRUE(size.passed) << size.sizes << ": " << size.summary;
+}
+
 // A sum in two launches: block sums into scratch, then one block adds them. The run launches both,
 // times them as one and checks the result; a second launch that drops a block sum fails.
 const std::string kTwoPass = R"(// kplay: kernel=partial_sums block=256

@@ -21,28 +21,7 @@
 // kplay-buffer: x f32[n] in init=uniform(-1,1)
 // kplay-buffer: total f32[1] out init=zero check=abs:1e-7*n+1e-6
 // kplay-cost: bytes=4*n ceiling=read-only
-#ifndef __CUDACC_RTC__  // NVRTC has assert built in; nvcc takes it from the C library
-#include <assert.h>
-#endif
-
-namespace {
-constexpr unsigned BLOCK = 256;  // threads per block: the launch's block= must equal it
-constexpr unsigned WARPS = BLOCK / 32;
-}
-
-__device__ __forceinline__ float warp_sum(float v) {
-    for (int d = 16; d > 0; d /= 2) v += __shfl_down_sync(0xffffffffu, v, d);
-    return v;
-}
-
-__device__ __forceinline__ float block_sum(float v) {
-    __shared__ float warp_sums[WARPS];
-    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    v = warp_sum(v);
-    if (lane == 0) warp_sums[warp] = v;
-    __syncthreads();
-    return warp_sum(warp == 0 && lane < WARPS ? warp_sums[lane] : 0.0f);
-}
+#include "block_sum.cuh"  // step 4's warp shuffles as a block sum, and BLOCK
 
 __device__ __forceinline__ float sum4(float4 q) { return (q.x + q.y) + (q.z + q.w); }
 

@@ -33,35 +33,12 @@
 // kplay-launch: scan_tile_sums block=1024 grid=1
 // kplay-launch: add_tile_offsets block=256 grid=cdiv(n,8192)
 
+#include "tile_scan.cuh"  // one tile's scan, shared with step 4: THREADS, ROWS, ROW, TILE, load4/store4
+
 namespace {
-constexpr int THREADS = 256;              // block=256 for kernels 1 and 3
-constexpr int WARPS = THREADS / 32;       // 8
-constexpr int ROWS = 8;                   // float4 per thread
-constexpr int ROW = 4 * THREADS;          // 1024 contiguous elements per row
-constexpr int TILE = ROWS * ROW;          // 8192 elements per block: grid=cdiv(n,8192)
-constexpr int PARTS = ROWS * WARPS;       // 64 warp-row sums per tile, in element order (row, then warp)
-constexpr int PER_LANE = PARTS / 32;      // 2 of them per lane of warp 0
-constexpr int SUM_THREADS = 1024;         // block=1024 for kernel 2
+constexpr int SUM_THREADS = 1024;           // block=1024 for kernel 2
 constexpr int SUM_WARPS = SUM_THREADS / 32;
 constexpr int SUM_CHUNK = 4 * SUM_THREADS;  // tile totals per pass of kernel 2
-constexpr unsigned FULL = 0xffffffffu;
-}
-
-// Four consecutive elements starting at i (a multiple of 4, so the float4 is 16-byte aligned); zeros
-// past the end.
-__device__ __forceinline__ float4 load4(const float* p, int i, int n) {
-    if (i + 3 < n) return *reinterpret_cast<const float4*>(p + i);
-    return make_float4(i < n ? p[i] : 0.0f, i + 1 < n ? p[i + 1] : 0.0f, i + 2 < n ? p[i + 2] : 0.0f, 0.0f);
-}
-
-__device__ __forceinline__ void store4(float* p, int i, int n, float4 v) {
-    if (i + 3 < n) {
-        *reinterpret_cast<float4*>(p + i) = v;
-    } else {
-        if (i < n) p[i] = v.x;
-        if (i + 1 < n) p[i + 1] = v.y;
-        if (i + 2 < n) p[i + 2] = v.z;
-    }
 }
 
 // Kernel 1: scan each tile on its own; tile b's total goes to work[b] (as a float).
@@ -73,84 +50,17 @@ scan_tiles(const float* __restrict__ x, float* __restrict__ y, unsigned* work, i
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const int tile = blockIdx.x;
     const int base = tile * TILE + 4 * threadIdx.x;  // this thread's float4 in row r: base + r*ROW
-
-    // All 8 loads go out before any is used; only the last tile needs the guarded path.
     const bool full_tile = (tile + 1) * TILE <= n;
     float4 v[ROWS];
-    if (full_tile) {
-#pragma unroll
-        for (int r = 0; r < ROWS; ++r) v[r] = *reinterpret_cast<const float4*>(x + base + r * ROW);
-    } else {
-#pragma unroll
-        for (int r = 0; r < ROWS; ++r) v[r] = load4(x, base + r * ROW, n);
-    }
-
-    // Phase 1, in registers: each float4 becomes its own inclusive scan.
-    float sum[ROWS];
-#pragma unroll
-    for (int r = 0; r < ROWS; ++r) {
-        v[r].y += v[r].x;
-        v[r].z += v[r].y;
-        v[r].w += v[r].z;
-        sum[r] = v[r].w;
-    }
-    // Phase 2, in the warp: inclusive scan of each row's 32 thread totals by shuffles; the 8 rows are
-    // independent, so their shuffles overlap.
-#pragma unroll
-    for (int d = 1; d < 32; d *= 2) {
-#pragma unroll
-        for (int r = 0; r < ROWS; ++r) {
-            const float left = __shfl_up_sync(FULL, sum[r], d);
-            if (lane >= d) sum[r] += left;
-        }
-    }
-#pragma unroll
-    for (int r = 0; r < ROWS; ++r) {
-        float before = __shfl_up_sync(FULL, sum[r], 1);  // exclusive: the threads before this one
-        if (lane == 0) before = 0.0f;
-        v[r].x += before;
-        v[r].y += before;
-        v[r].z += before;
-        v[r].w += before;
-        if (lane == 31) part_offset[r * WARPS + warp] = sum[r];
-    }
+    load_tile(x, base, full_tile, n, v);
+    scan_rows(v, part_offset, lane, warp);
     __syncthreads();
-
-    // Phase 3, warp 0: scan the 64 warp-row sums, 2 per lane.
     if (warp == 0) {
-        float mine[PER_LANE];
-        float lane_sum = 0.0f;
-#pragma unroll
-        for (int k = 0; k < PER_LANE; ++k) {
-            mine[k] = part_offset[lane * PER_LANE + k];
-            lane_sum += mine[k];
-        }
-        float inclusive = lane_sum;
-#pragma unroll
-        for (int d = 1; d < 32; d *= 2) {
-            const float left = __shfl_up_sync(FULL, inclusive, d);
-            if (lane >= d) inclusive += left;
-        }
-        float before = __shfl_up_sync(FULL, inclusive, 1);
-        if (lane == 0) before = 0.0f;
-#pragma unroll
-        for (int k = 0; k < PER_LANE; ++k) {
-            part_offset[lane * PER_LANE + k] = before;  // exclusive prefix of this warp-row in the tile
-            before += mine[k];
-        }
-        if (lane == 31) tile_sums[tile] = inclusive;  // the tile's total
+        const float total = scan_parts(part_offset, lane);
+        if (lane == 0) tile_sums[tile] = total;  // the tile's total, for kernel 2
     }
     __syncthreads();
-
-#pragma unroll
-    for (int r = 0; r < ROWS; ++r) {
-        const float add = part_offset[r * WARPS + warp];
-        const float4 out = make_float4(v[r].x + add, v[r].y + add, v[r].z + add, v[r].w + add);
-        if (full_tile)
-            *reinterpret_cast<float4*>(y + base + r * ROW) = out;
-        else
-            store4(y, base + r * ROW, n, out);
-    }
+    store_tile(y, base, full_tile, n, v, part_offset, warp, 0.0f);
 }
 
 // Kernel 2, one block: inclusive scan of the cdiv(n, TILE) tile totals in place, 4096 per pass with a

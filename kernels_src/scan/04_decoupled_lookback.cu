@@ -43,33 +43,10 @@
 // kplay-buffer: work u32[2*cdiv(n,1024)+4] scratch init=zero
 // kplay-cost: bytes=8*n ceiling=copy
 
+#include "tile_scan.cuh"  // one tile's scan, step 3's: THREADS, ROWS, ROW, TILE, load4/store4
+
 namespace {
-constexpr int THREADS = 256;              // block=256 above
-constexpr int WARPS = THREADS / 32;       // 8
-constexpr int ROWS = 8;                   // float4 per thread
-constexpr int ROW = 4 * THREADS;          // 1024 contiguous elements per row
-constexpr int TILE = ROWS * ROW;          // 8192 elements per block: grid=cdiv(n,8192) above
-constexpr int PARTS = ROWS * WARPS;       // 64 warp-row sums per tile, in element order (row, then warp)
-constexpr int PER_LANE = PARTS / 32;      // 2 of them per lane of warp 0
-constexpr unsigned FULL = 0xffffffffu;
 constexpr unsigned long long STATUS_AGGREGATE = 1, STATUS_PREFIX = 2;
-}
-
-// Four consecutive elements starting at i (a multiple of 4, so the float4 is 16-byte aligned); zeros
-// past the end.
-__device__ __forceinline__ float4 load4(const float* __restrict__ x, int i, int n) {
-    if (i + 3 < n) return *reinterpret_cast<const float4*>(x + i);
-    return make_float4(i < n ? x[i] : 0.0f, i + 1 < n ? x[i + 1] : 0.0f, i + 2 < n ? x[i + 2] : 0.0f, 0.0f);
-}
-
-__device__ __forceinline__ void store4(float* __restrict__ y, int i, int n, float4 v) {
-    if (i + 3 < n) {
-        *reinterpret_cast<float4*>(y + i) = v;
-    } else {
-        if (i < n) y[i] = v.x;
-        if (i + 1 < n) y[i + 1] = v.y;
-        if (i + 2 < n) y[i + 2] = v.z;
-    }
 }
 
 __device__ __forceinline__ unsigned long long pack(unsigned long long status, float value) {
@@ -92,72 +69,15 @@ scan_decoupled_lookback(const float* __restrict__ x, float* __restrict__ y, unsi
     const int tile = tile_shared;
     const int base = tile * TILE + 4 * threadIdx.x;  // this thread's float4 in row r: base + r*ROW
 
-    // All 8 loads go out before any is used. A tile inside the array (all but possibly the last) takes
-    // the unguarded path, so no branch sits between the loads.
     const bool full_tile = (tile + 1) * TILE <= n;
     float4 v[ROWS];
-    if (full_tile) {
-#pragma unroll
-        for (int r = 0; r < ROWS; ++r) v[r] = *reinterpret_cast<const float4*>(x + base + r * ROW);
-    } else {
-#pragma unroll
-        for (int r = 0; r < ROWS; ++r) v[r] = load4(x, base + r * ROW, n);
-    }
-
-    // Phase 1, in registers: each float4 becomes its own inclusive scan.
-    float sum[ROWS];
-#pragma unroll
-    for (int r = 0; r < ROWS; ++r) {
-        v[r].y += v[r].x;
-        v[r].z += v[r].y;
-        v[r].w += v[r].z;
-        sum[r] = v[r].w;
-    }
-    // Phase 2, in the warp: inclusive scan of the 32 thread totals of each row (Kogge-Stone by
-    // shuffles: 5 steps, no shared memory, no barrier; the 8 rows are independent, which hides latency).
-#pragma unroll
-    for (int d = 1; d < 32; d *= 2) {
-#pragma unroll
-        for (int r = 0; r < ROWS; ++r) {
-            const float left = __shfl_up_sync(FULL, sum[r], d);
-            if (lane >= d) sum[r] += left;
-        }
-    }
-#pragma unroll
-    for (int r = 0; r < ROWS; ++r) {
-        float before = __shfl_up_sync(FULL, sum[r], 1);  // exclusive: the threads before this one
-        if (lane == 0) before = 0.0f;
-        v[r].x += before;
-        v[r].y += before;
-        v[r].z += before;
-        v[r].w += before;
-        if (lane == 31) part_offset[r * WARPS + warp] = sum[r];
-    }
+    load_tile(x, base, full_tile, n, v);
+    scan_rows(v, part_offset, lane, warp);
     __syncthreads();
 
-    // Phase 3, warp 0: scan the 64 warp-row sums (2 per lane), then the look-back.
+    // Phase 3, warp 0: scan the 64 warp-row sums, then the look-back.
     if (warp == 0) {
-        float mine[PER_LANE];
-        float lane_sum = 0.0f;
-#pragma unroll
-        for (int k = 0; k < PER_LANE; ++k) {
-            mine[k] = part_offset[lane * PER_LANE + k];
-            lane_sum += mine[k];
-        }
-        float inclusive = lane_sum;
-#pragma unroll
-        for (int d = 1; d < 32; d *= 2) {
-            const float left = __shfl_up_sync(FULL, inclusive, d);
-            if (lane >= d) inclusive += left;
-        }
-        float before = __shfl_up_sync(FULL, inclusive, 1);
-        if (lane == 0) before = 0.0f;
-#pragma unroll
-        for (int k = 0; k < PER_LANE; ++k) {
-            part_offset[lane * PER_LANE + k] = before;  // exclusive prefix of this warp-row in the tile
-            before += mine[k];
-        }
-        const float aggregate = __shfl_sync(FULL, inclusive, 31);  // the tile's own sum
+        const float aggregate = scan_parts(part_offset, lane);  // the tile's own sum
 
         float exclusive = 0.0f;  // the sum of all tiles before this one
         if (tile == 0) {
@@ -191,16 +111,7 @@ scan_decoupled_lookback(const float* __restrict__ x, float* __restrict__ y, unsi
     }
     __syncthreads();
 
-    const float offset = tile_offset;
-#pragma unroll
-    for (int r = 0; r < ROWS; ++r) {
-        const float add = offset + part_offset[r * WARPS + warp];
-        const float4 out = make_float4(v[r].x + add, v[r].y + add, v[r].z + add, v[r].w + add);
-        if (full_tile)
-            *reinterpret_cast<float4*>(y + base + r * ROW) = out;
-        else
-            store4(y, base + r * ROW, n, out);
-    }
+    store_tile(y, base, full_tile, n, v, part_offset, warp, tile_offset);
 }
 
 #ifdef KPLAY_REFERENCE
