@@ -12,8 +12,8 @@
 // stops growing at 16777216), so this step would be wrong by millions at n = 64M. With both signs
 // the running sum is a random walk of size about sqrt(n/3) (under 5000 at 64M), where an ulp is
 // 2^-11 and the rounding errors of n additions stay below the tolerance 1e-7*n + 1e-6 (6.7 at 64M).
-// Measured (H200, 2026-12-01, kplay-cli bench kernels_src/reduction/*.cu --repeat 20): 117.8 ms, 2 GB/s =
-// 0.1% of the read-only ceiling (4292 GB/s).
+// Measured (H200, 2026-12-01, kplay-cli bench kernels_src/reduction/*.cu --repeat 20): 118 ms, 2 GB/s = 0.1%
+// of the read-only ceiling (4244 GB/s).
 //
 // kplay-task: name=reduction reference=host view=scalar
 // kplay-sizes: n default=67108864 cpu=262144 test=1,1000,1025,4099 bench=67108864

@@ -13,8 +13,8 @@
 // BLOCK is a compile-time constant because it sizes the shared array; block=256 in the annotation
 // matches it, requires=block_x==256 refuses any other block before launch, and the assert
 // guards the file when it is built elsewhere.
-// Measured (H200, 2026-12-01, kplay-cli bench kernels_src/reduction/*.cu --repeat 20): 0.486 ms, 552 GB/s =
-// 12.9% of the read-only ceiling (4292 GB/s).
+// Measured (H200, 2026-12-01, kplay-cli bench kernels_src/reduction/*.cu --repeat 20): 0.4875 ms, 551 GB/s =
+// 13.0% of the read-only ceiling (4244 GB/s).
 //
 // kplay-task: name=reduction reference=host view=scalar
 // kplay-sizes: n default=67108864 cpu=262144 test=1,1000,1025,4099 bench=67108864

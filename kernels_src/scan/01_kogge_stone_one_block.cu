@@ -11,7 +11,7 @@
 //
 // Why it is slow: one block runs on one SM of the H200's 132, and it does everything in sequence, one
 // section after another: load 4 KB, wait for DRAM (about a microsecond, nothing else in flight), 22
-// barriers, store. At n = 64M that is 65536 sections: about 98 ms (6 GB/s, 0.1% of copy bandwidth). Kogge-Stone also does about 9 additions per element instead of 1 (work
+// barriers, store. At n = 64M that is 65536 sections: about 96 ms (6 GB/s, 0.1% of copy bandwidth). Kogge-Stone also does about 9 additions per element instead of 1 (work
 // inefficiency, PMPP 11.3): step 2 fixes that, step 3 puts all SMs to work.
 //
 // The tolerance, rel: 2e-6 + 3e-9*sqrt(n), is the same for every step. All inputs are positive, so any
@@ -26,8 +26,8 @@
 // every step takes it so that one host reference serves all. Its 2*cdiv(n,1024)+4 words hold step 3's
 // tile totals and step 4's tile counter and 64-bit tile states for any tile of 1024 elements or more.
 //
-// Measured (H200, 2026-12-01, kplay-cli bench kernels_src/scan/*.cu --repeat 20): 97.67 ms, 6 GB/s = 0.1% of
-// the copy ceiling (4101 GB/s).
+// Measured (H200, 2026-12-01, kplay-cli bench kernels_src/scan/*.cu --repeat 20): 95.81 ms, 6 GB/s = 0.1% of
+// the copy ceiling (4105 GB/s).
 //
 // kplay-task: name=scan reference=host view=series
 // kplay-sizes: n default=67108864 cpu=131072 test=1,1000,1025,4099,70000 bench=67108864

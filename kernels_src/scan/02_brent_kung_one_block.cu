@@ -16,8 +16,8 @@
 // their strided indices hit the same shared-memory banks (up to 16-way conflicts); that would matter in a
 // kernel that was not waiting on everything else. Step 3 puts all SMs to work.
 //
-// Measured (H200, 2026-12-01, kplay-cli bench kernels_src/scan/*.cu --repeat 20): 94.39 ms, 6 GB/s = 0.1% of
-// the copy ceiling (4101 GB/s).
+// Measured (H200, 2026-12-01, kplay-cli bench kernels_src/scan/*.cu --repeat 20): 93.72 ms, 6 GB/s = 0.1% of
+// the copy ceiling (4105 GB/s).
 //
 // kplay-task: name=scan reference=host view=series
 // kplay-sizes: n default=67108864 cpu=131072 test=1,1000,1025,4099,70000 bench=67108864

@@ -21,8 +21,8 @@
 // wins back a little). Reduce-then-scan (kernel 1 only sums, kernel 3 reads x again and scans with the
 // offset) would cost 12 bytes. Step 4 needs only 8, in one pass.
 //
-// Measured (H200, 2026-12-01, kplay-cli bench kernels_src/scan/*.cu --repeat 20): 0.2668 ms, 2012 GB/s =
-// 49.1% of the copy ceiling (4101 GB/s).
+// Measured (H200, 2026-12-01, kplay-cli bench kernels_src/scan/*.cu --repeat 20): 0.2645 ms, 2029 GB/s =
+// 49.4% of the copy ceiling (4105 GB/s).
 //
 // kplay-task: name=scan reference=host view=series
 // kplay-sizes: n default=67108864 cpu=131072 test=1,1000,1025,4099,70000 bench=67108864

@@ -33,8 +33,8 @@
 // one more before the loads start; with ~3 blocks per SM in flight that is mostly hidden, and it lands at
 // three quarters of copy bandwidth (below).
 //
-// Measured (H200, 2026-12-01, kplay-cli bench kernels_src/scan/*.cu --repeat 20): 0.1738 ms, 3089 GB/s =
-// 75.3% of the copy ceiling (4101 GB/s).
+// Measured (H200, 2026-12-01, kplay-cli bench kernels_src/scan/*.cu --repeat 20): 0.1712 ms, 3136 GB/s =
+// 76.4% of the copy ceiling (4105 GB/s).
 //
 // kplay-task: name=scan reference=host view=series
 // kplay-sizes: n default=67108864 cpu=131072 test=1,1000,1025,4099,70000 bench=67108864
