@@ -11,8 +11,9 @@
 //
 // Why it is slow: one block runs on one SM of the H200's 132, and it does everything in sequence, one
 // section after another: load 4 KB, wait for DRAM (about a microsecond, nothing else in flight), 22
-// barriers, store. At n = 64M that is 65536 sections: about 96 ms (6 GB/s, 0.1% of copy bandwidth). Kogge-Stone also does about 9 additions per element instead of 1 (work
-// inefficiency, PMPP 11.3): step 2 fixes that, step 3 puts all SMs to work.
+// barriers, store. At n = 64M that is 65536 sections: about 96 ms (6 GB/s, 0.1% of copy bandwidth).
+// Kogge-Stone also does about 9 additions per element instead of 1 (work inefficiency, PMPP 11.3):
+// step 2 fixes that, step 3 puts all SMs to work.
 //
 // The tolerance, rel: 2e-6 + 3e-9*sqrt(n), is the same for every step. All inputs are positive, so any
 // order of additions has a relative error of at most (depth of its addition tree) * 2^-24 per element;
@@ -22,8 +23,8 @@
 // 1024-element sections: measured on the host with this step's exact order, at most 6.8e-6 over 64M
 // elements (2.8e-6 with 8192-element tiles), against a tolerance of 2.7e-5 there. At the test and cpu
 // sizes the tolerance is about 3e-6, so losing or doubling any one element (an error of ~1/i relative
-// from i on) still fails. The reference (fp64, rounded to float) adds half an ulp. `work` is the ladder's scratch buffer, unused until step 3;
-// every step takes it so that one host reference serves all. Its 2*cdiv(n,1024)+4 words hold step 3's
+// from i on) still fails. The reference (fp64, rounded to float) adds half an ulp. `work` is the
+// ladder's scratch buffer, unused until step 3; every step takes it so that one host reference serves all. Its 2*cdiv(n,1024)+4 words hold step 3's
 // tile totals and step 4's tile counter and 64-bit tile states for any tile of 1024 elements or more.
 //
 // Measured (H200, 2026-12-01, kplay-cli bench kernels_src/scan/*.cu --repeat 20): 95.81 ms, 6 GB/s = 0.1% of
