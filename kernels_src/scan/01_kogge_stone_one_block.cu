@@ -24,8 +24,9 @@
 // elements (2.8e-6 with 8192-element tiles), against a tolerance of 2.7e-5 there. At the test and cpu
 // sizes the tolerance is about 3e-6, so losing or doubling any one element (an error of ~1/i relative
 // from i on) still fails. The reference (fp64, rounded to float) adds half an ulp. `work` is the
-// ladder's scratch buffer, unused until step 3; every step takes it so that one host reference serves all. Its 2*cdiv(n,1024)+4 words hold step 3's
-// tile totals and step 4's tile counter and 64-bit tile states for any tile of 1024 elements or more.
+// ladder's scratch buffer, unused until step 3; every step takes it so that one host reference serves
+// all. Its 2*cdiv(n,1024)+4 words hold step 3's tile totals and step 4's tile counter and 64-bit tile
+// states for any tile of 1024 elements or more.
 //
 // Measured (H200, 2026-12-01, kplay-cli bench kernels_src/scan/*.cu --repeat 20): 95.81 ms, 6 GB/s = 0.1% of
 // the copy ceiling (4105 GB/s).
