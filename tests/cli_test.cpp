@@ -163,6 +163,8 @@ TEST(Cli, SpecProblemsAreInputErrors) {
     const Result result = run_cli("run " + file.string(), dir);
     EXPECT_EQ(result.code, 3);
     EXPECT_NE(result.output.find("2 kernels: a (line 1), b (line 2)"), std::string::npos) << result.output;
+    // Nothing unknown is printed before the error: no "task ?, kernel ?" line.
+    EXPECT_EQ(result.output.find("?"), std::string::npos) << result.output;
 }
 
 TEST(Cli, BenchWithoutADeviceRunsOnTheEmulatedDevice) {

@@ -128,7 +128,12 @@ void print_check(const RunReport& r) {
 }
 
 void print_text(const RunReport& r) {
-    std::printf("%s: task %s, kernel %s\n", r.file.c_str(), r.task.empty() ? "?" : r.task.c_str(), r.kernel.empty() ? "?" : r.kernel.c_str());
+    // Only what was found: a run that stopped before its spec says nothing of a task or kernel here
+    // (the error on stderr says why).
+    std::string found;
+    if (!r.task.empty()) found += "task " + r.task;
+    if (!r.kernel.empty()) found += (found.empty() ? "" : ", ") + std::string("kernel ") + r.kernel;
+    if (!found.empty()) std::printf("%s: %s\n", r.file.c_str(), found.c_str());
     if (r.spec && !r.spec->inferred.empty()) std::printf("  inferred   %s\n", join(r.spec->inferred, "; ").c_str());
     if (!r.compile.arch.empty())
         std::printf("  compile    %s, %.1f ms (%s%s)%s\n", r.compile.arch.c_str(), r.compile.cache_hit ? r.compile.lookup_ms : r.compile.compile_ms,
