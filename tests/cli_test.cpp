@@ -167,6 +167,20 @@ TEST(Cli, SpecProblemsAreInputErrors) {
     EXPECT_EQ(result.output.find("?"), std::string::npos) << result.output;
 }
 
+// A wrong argument binding or an unknown name is the user's input, on the emulated device as on a GPU
+// (the plan binds the arguments before either device runs anything): exit 3, at the launch stage.
+TEST(Cli, ABadBindingIsAnInputErrorOnTheEmulatedDevice) {
+    kplay::test::TempDir dir;
+    std::string seed = kplay::test::read_file(kplay::test::kernels_dir() / "grayscale/01_seed_1d.cu");
+    seed = seed.substr(seed.find('\n') + 1);  // without its annotation
+    for (const std::string args : {"in,oun,n", "in", "xin,out,n", "in,out,q"}) {
+        const auto file = dir.write("grayscale/bound.cu", "// kplay: kernel=rgb_to_grayscale_kernel args=" + args + " launch=1d block=256\n" + seed);
+        const Result result = run_cli("run " + file.string() + " --device cpu", dir);
+        EXPECT_EQ(result.code, 3) << args << ": " << result.output;
+        EXPECT_NE(result.output.find("launch failed:"), std::string::npos) << args << ": " << result.output;
+    }
+}
+
 TEST(Cli, BenchWithoutADeviceRunsOnTheEmulatedDevice) {
     kplay::test::TempDir cache;
     const Result table = run_cli("bench " + kernel("grayscale/01_seed_1d.cu") + " " + kernel("matmul/03_tiled_static_smem.cu"), cache);
