@@ -440,3 +440,22 @@ TEST(GuiWindow, TheKernelPickerListsEveryTaskFolder) {
         EXPECT_TRUE(found) << name;
     }
 }
+
+// A launch message names limits and values and is longer than the launch panel is wide: it wraps at the
+// panel's edge at a 1280-pixel window instead of being cut off ("...at most 1024 per block (").
+TEST(GuiWindow, ALongLaunchMessageWrapsInsteadOfBeingClipped) {
+    if (const std::string why = why_no_display(); !why.empty()) GTEST_SKIP() << why;
+    kplay::test::TempDir dir;
+    dir.write("config/kplay/settings.json", R"({"window_w": 1280, "window_h": 800})");
+    std::string source = kplay::test::read_file(kplay::test::kernels_dir() / "matmul/02_tiled_dynamic_smem.cu");
+    source.replace(source.find("block=tw,tw"), 11, "block=64,64");
+    const fs::path kernel = dir.write("matmul/02_big_block.cu", source);
+    const fs::path shot = dir.path() / "shot.png";
+    Window window(dir, {kernel.string(), "--screenshot", shot.string(), "--frames", "5"});
+    EXPECT_EQ(window.wait_exit(), 0);
+    const json state = window.state();
+    ASSERT_TRUE(state.contains("last")) << state.dump().substr(0, 2000);
+    EXPECT_EQ(state["last"].value("stage", ""), "launch");
+    EXPECT_NE(state["last"].value("error", "").find("at most 1024"), std::string::npos) << state["last"].value("error", "");
+    EXPECT_EQ(state.value("text_overflow_px", -1.0), 0.0);
+}

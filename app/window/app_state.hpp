@@ -45,6 +45,7 @@ struct AppState {
     std::array<float, 4> scalar_rect{};                // and of the scalar output view
     std::array<float, 4> bars_rect{};                  // and of the bars view
     int bars_hovered = -1;                             // the bar under the mouse, -1: none
+    float text_overflow_px = 0;                        // how far a wrapped message reached past its panel (0: none)
     float content_scale = 1;
 
     void say(const std::string& message, double seconds = 6);

@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "panels.hpp"
+#include "wrapped_text.hpp"
 #include "bars_view.hpp"
 #include "series_view.hpp"
 
@@ -159,7 +160,7 @@ void draw_images_panel(AppState& state) {
         state.series_view = {};
     }
     if (!state.views.shader_error().empty())
-        ImGui::TextColored(kRed, "Shader error (views show raw images): %s", state.views.shader_error().c_str());
+        wrapped_colored(kRed, "Shader error (views show raw images): %s", state.views.shader_error().c_str());
     if (!session.shown()) {
         ImGui::TextDisabled(session.busy()                            ? "Running..."
                             : session.last() && !session.last()->ok() ? "No output yet: the run failed (see Results)."
@@ -168,7 +169,7 @@ void draw_images_panel(AppState& state) {
     }
     const RunReport& shown = *session.shown();
     const OutputKind kind = shown.view.kind;
-    if (session.shown_is_stale()) ImGui::TextColored(kAmber, "STALE: these are the last good outputs, not the current file's");
+    if (session.shown_is_stale()) wrapped_colored(kAmber, "STALE: these are the last good outputs, not the current file's");
     if (kind == OutputKind::scalar) return draw_scalar(state, shown);
     if (kind == OutputKind::series) return draw_series(state, shown, ImGui::GetContentRegionAvail());
     if (kind == OutputKind::bars) return draw_bars(state, shown);
@@ -241,9 +242,9 @@ void draw_images_panel(AppState& state) {
         ImGui::TextDisabled("Hover a pixel to inspect it. Wheel: zoom at the cursor. Drag: pan. F: fit. 1: 1:1.");
     }
     if (matrix)
-        ImGui::TextDisabled("green: within tolerance; red, yellow, white: 1x to 1000x over (log scale); magenta: NaN / never written");
+        wrapped_disabled("green: within tolerance; red, yellow, white: 1x to 1000x over (log scale); magenta: NaN / never written");
     else if (state.views.has(ViewKind::difference))
-        ImGui::TextDisabled("difference: dark = exact, green = within +-%.0f, red = too bright, blue = too dark, magenta = never written", tolerance);
+        wrapped_disabled("difference: dark = exact, green = within +-%.0f, red = too bright, blue = too dark, magenta = never written", tolerance);
 }
 
 }  // namespace kplay::window

@@ -8,6 +8,7 @@
 
 #include "base/text.hpp"
 #include "panels.hpp"
+#include "wrapped_text.hpp"
 
 namespace kplay::window {
 
@@ -53,9 +54,9 @@ void draw_launch_panel(AppState& state) {
     if (auto_grid) {
         // Not overridden: the auto grid, or the grid the annotation computes.
         if (have_launch && (last->launch.auto_grid || !last->spec))
-            ImGui::TextDisabled("= %s (cdiv(extent, block))", last->launch.grid.text().c_str());
+            wrapped_disabled("= %s (cdiv(extent, block))", last->launch.grid.text().c_str());
         else if (have_launch)
-            ImGui::TextDisabled("= %s (the annotation's grid=%s)", last->launch.grid.text().c_str(), join(last->spec->grid, ",").c_str());
+            wrapped_disabled("= %s (the annotation's grid=%s)", last->launch.grid.text().c_str(), join(last->spec->grid, ", ").c_str());
     } else {
         std::array<int64_t, 3> grid = *overrides.grid;
         if (dims_row("grid x,y,z", grid)) overrides.grid = grid;
@@ -69,7 +70,7 @@ void draw_launch_panel(AppState& state) {
     // A task of several kernels: the settings above are the first launch's; the rest follow the file.
     if (have_launch)
         for (const auto& then : last->following)
-            ImGui::TextDisabled("then %s <<<%s, %s>>> (kplay-launch)", then.kernel.c_str(), then.launch.grid.text().c_str(),
+            wrapped_disabled("then %s <<<%s, %s>>> (kplay-launch)", then.kernel.c_str(), then.launch.grid.text().c_str(),
                                 then.launch.block.text().c_str());
 
     // Literal arguments from the annotation (e.g. tw=16), editable.
@@ -110,8 +111,8 @@ void draw_launch_panel(AppState& state) {
     }
 
     const auto problems = session.launch_problems();
-    for (const auto& problem : problems) ImGui::TextColored(kRed, "%s", problem.c_str());
-    if (last && last->stage == Stage::launch && !last->error.empty()) ImGui::TextColored(kRed, "%s", last->error.c_str());
+    for (const auto& problem : problems) wrapped_colored(kRed, "%s", problem.c_str());
+    if (last && last->stage == Stage::launch && !last->error.empty()) wrapped_colored(kRed, "%s", last->error.c_str());
     if (apply && problems.empty()) session.apply_settings();
 
     if (have_launch) {
@@ -119,7 +120,7 @@ void draw_launch_panel(AppState& state) {
         const auto& f = last->function;
         if (last->emulated) {
             // Registers and occupancy belong to a GPU's compiler and SMs; the emulated device has neither.
-            ImGui::TextDisabled("emulated: no registers or occupancy; CUDA's launch limits apply");
+            wrapped_disabled("emulated: no registers or occupancy; CUDA's launch limits apply");
         } else {
             ImGui::Text("%d registers/thread, %d B static smem, %d B local (spills)", f.registers_per_thread, f.static_smem_bytes,
                         f.local_bytes_per_thread);

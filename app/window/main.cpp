@@ -14,6 +14,7 @@
 
 #include "base/install_paths.hpp"
 #include "panels.hpp"
+#include "wrapped_text.hpp"
 #include "settings_store.hpp"
 #include "state_dump.hpp"
 
@@ -226,7 +227,9 @@ int main(int argc, char** argv) {
         ImGui::NewFrame();
         int width = 0, height = 0;
         glfwGetFramebufferSize(window, &width, &height);
+        reset_wrapped_overflow();
         draw_layout(state, width, height);
+        state.text_overflow_px = wrapped_overflow_px();
         ImGui::Render();
         glViewport(0, 0, width, height);
         glClearColor(0.1f, 0.1f, 0.11f, 1);

@@ -3,13 +3,14 @@
 #include <imgui.h>
 
 #include "panels.hpp"
+#include "wrapped_text.hpp"
 
 namespace kplay::window {
 
 void draw_printf_panel(AppState& state) {
     const auto& last = state.session.last();
     if (!last || !last->emulated) {
-        ImGui::TextDisabled("printf output is shown for runs on the emulated CPU device (Device menu).");
+        wrapped_disabled("printf output is shown for runs on the emulated CPU device (Device menu).");
         return;
     }
     for (const auto& warning : last->warnings) ImGui::TextColored(ImVec4(0.95f, 0.8f, 0.35f, 1), "warning: %s", warning.c_str());

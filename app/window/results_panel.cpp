@@ -8,6 +8,7 @@
 #include "editor_launcher.hpp"
 #include "client/verdict.hpp"
 #include "panels.hpp"
+#include "wrapped_text.hpp"
 
 namespace kplay::window {
 
@@ -50,7 +51,7 @@ void draw_results_panel(AppState& state) {
         ImGui::PushTextWrapPos(0);
         // The message in red; details after it (a sanitizer's report, a list of launch problems) in grey.
         const auto newline = r.error.find('\n');
-        ImGui::TextColored(kRed, "%s", r.error.substr(0, newline).c_str());
+        wrapped_colored(kRed, "%s", r.error.substr(0, newline).c_str());
         if (newline != std::string::npos) ImGui::TextDisabled("%s", r.error.substr(newline + 1).c_str());
         if (!r.fault.hint.empty()) ImGui::TextWrapped("Hint: %s", r.fault.hint.c_str());
         if (r.error_line > 0) {
@@ -117,7 +118,7 @@ void draw_results_panel(AppState& state) {
             ImGui::PushTextWrapPos(0);
             if (size.skipped) ImGui::TextDisabled("%s", size.summary.c_str());
             else if (size.passed) ImGui::TextColored(kGreen, "PASS");
-            else ImGui::TextColored(kRed, "%s", size.summary.c_str());
+            else wrapped_colored(kRed, "%s", size.summary.c_str());
             ImGui::PopTextWrapPos();
         }
         for (const auto& metric : r.check.metrics)

@@ -29,6 +29,7 @@ void write_state_dump(const AppState& state, const std::filesystem::path& path) 
                            {"shader_error", state.views.shader_error()},
                            {"frames", state.frames.frames()},
                            {"frames_while_busy", state.frames_while_busy},
+                           {"text_overflow_px", state.text_overflow_px},
                            {"frame_ms_p50", state.frames.percentile(50)},
                            {"frame_ms_p99", state.frames.percentile(99)},
                            {"edit_to_result_ms", session.latencies_ms()},
