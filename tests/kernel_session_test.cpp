@@ -114,6 +114,30 @@ TEST_F(KernelSessionTest, TheFirstRunWaitsForTheDeviceList) {
     EXPECT_FALSE(session.busy());
 }
 
+// Opening a file is not an edit: its first result is kept as "opened -> result" (the worker's start
+// included) and stays out of the edit -> result figures, which only saves fill.
+TEST_F(KernelSessionTest, TheFirstResultAfterOpeningIsNotAnEdit) {
+    KernelSession session(fake());
+    session.open(write(matmul_file()));
+    ASSERT_TRUE(pump_until(session, [&] { return session.results_received() == 1; }));
+    session.frame_presented();
+    EXPECT_TRUE(session.latencies_ms().empty());
+    ASSERT_TRUE(session.opened_to_result_ms());
+    EXPECT_GT(*session.opened_to_result_ms(), 0);
+    EXPECT_TRUE(session.showing_opened_result());
+    ASSERT_FALSE(session.history().empty());
+    EXPECT_LT(session.history().back().latency_ms, 0) << "the first run has no edit latency";
+
+    // A save is an edit.
+    std::this_thread::sleep_for(50ms);
+    write(matmul_file("// edited\n"));
+    ASSERT_TRUE(pump_until(session, [&] { return session.results_received() == 2; }));
+    session.frame_presented();
+    ASSERT_EQ(session.latencies_ms().size(), 1u);
+    EXPECT_FALSE(session.showing_opened_result());
+    EXPECT_GT(session.history().back().latency_ms, 0);
+}
+
 TEST_F(KernelSessionTest, ThoroughRunsGoToTheirOwnWorker) {
     KernelSession session(fake());
     session.inputs.thorough = true;

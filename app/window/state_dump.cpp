@@ -33,6 +33,8 @@ void write_state_dump(const AppState& state, const std::filesystem::path& path) 
                            {"frame_ms_p50", state.frames.percentile(50)},
                            {"frame_ms_p99", state.frames.percentile(99)},
                            {"edit_to_result_ms", session.latencies_ms()},
+                           {"opened_to_result_ms", session.opened_to_result_ms() ? nlohmann::json(*session.opened_to_result_ms()) : nlohmann::json()},
+                           {"showing_opened_result", session.showing_opened_result()},
                            {"emulating", session.emulating()},
                            {"sizes", session.current_sizes()}};
     if (session.spec()) {

@@ -66,7 +66,7 @@ void KernelSession::open(const std::filesystem::path& file, bool keep_overrides)
     if (!keep_overrides) overrides = {};
     hung_key_.clear();
     if (!watcher_.watch(file)) file_error_ = "Cannot watch " + file.string() + ": its folder does not exist.";
-    load_source(Clock::now(), true);
+    load_source(Clock::now(), true, /*opened=*/true);
 }
 
 void KernelSession::set_image(const std::string& path) {
@@ -114,7 +114,7 @@ void KernelSession::reset_sizes() {
     if (const TaskSpec* current = task()) inputs.sizes.erase(current->name);
 }
 
-void KernelSession::load_source(Clock::time_point changed_at, bool force) {
+void KernelSession::load_source(Clock::time_point changed_at, bool force, bool opened) {
     std::string text;
     try {
         text = read_source_file(file_);
@@ -149,7 +149,7 @@ void KernelSession::load_source(Clock::time_point changed_at, bool force) {
         spec_.reset();
         spec_error_ = error.what();
     }
-    latency_start_ = changed_at;
+    latency_start_ = LatencyStart{changed_at, opened};
     submit(true);
 }
 
@@ -394,9 +394,14 @@ void KernelSession::ask_for_library_ceiling(const RunReport& report) {
 
 void KernelSession::frame_presented() {
     if (!latency_pending_ || !latency_start_) return;
-    const double ms = std::chrono::duration<double, std::milli>(Clock::now() - *latency_start_).count();
-    latencies_ms_.push_back(ms);
-    if (!history_.empty() && last_ && last_->ok()) history_.back().latency_ms = ms;
+    const double ms = std::chrono::duration<double, std::milli>(Clock::now() - latency_start_->at).count();
+    last_latency_opened_ = latency_start_->opened;
+    if (latency_start_->opened) {
+        opened_to_result_ms_ = ms;
+    } else {
+        latencies_ms_.push_back(ms);
+        if (!history_.empty() && last_ && last_->ok()) history_.back().latency_ms = ms;
+    }
     latency_pending_ = false;
     latency_start_.reset();
 }

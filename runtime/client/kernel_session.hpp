@@ -119,7 +119,11 @@ public:
     int runs_submitted() const { return runs_submitted_; }
     int results_received() const { return results_received_; }
     int output_version() const { return output_version_; }  // changes whenever shown() changes
-    const std::vector<double>& latencies_ms() const { return latencies_ms_; }
+    const std::vector<double>& latencies_ms() const { return latencies_ms_; }  // edits only
+    // Opening the file to its first result on screen (the worker's start included), once there is one;
+    // whether the result on screen is that one rather than an edit's.
+    std::optional<double> opened_to_result_ms() const { return opened_to_result_ms_; }
+    bool showing_opened_result() const { return last_latency_opened_; }
     // Why the deferred cuBLAS ceiling of the last run could not be measured (empty while fine).
     const std::string& baseline_note() const { return baseline_note_; }
     WorkerClient& client() { return client_; }
@@ -129,7 +133,7 @@ public:
     InputSettings inputs;
 
 private:
-    void load_source(Clock::time_point changed_at, bool force);
+    void load_source(Clock::time_point changed_at, bool force, bool opened = false);
     void submit(bool automatic);
     RunRequest make_request() const;
     void handle(WorkerResult result, bool from_thorough_worker = false);
@@ -158,15 +162,23 @@ private:
     uint64_t devices_request_ = 0;
     uint64_t in_flight_ = 0;  // the run request whose result we wait for (0: none)
     Clock::time_point in_flight_since_{};
-    std::optional<Clock::time_point> in_flight_change_;  // the save that caused it
+    // What started a run's clock: a save (edit -> result), or opening the file (the first result, the
+    // worker's start included: not an edit, and kept out of the latency figures).
+    struct LatencyStart {
+        Clock::time_point at;
+        bool opened = false;
+    };
+    std::optional<LatencyStart> in_flight_change_;  // the save (or the opening) that caused it
     std::optional<bool> deferred_submit_;  // a run asked for before the device list came (automatic or not)
     std::string hung_key_;                 // source+settings that hung: not re-run automatically
     std::string in_flight_key_;
     std::optional<Clock::time_point> retry_at_;
     Clock::time_point retry_change_{};
     int retries_ = 0;
-    std::optional<Clock::time_point> latency_start_;
+    std::optional<LatencyStart> latency_start_;
     bool latency_pending_ = false;
+    std::optional<double> opened_to_result_ms_;
+    bool last_latency_opened_ = false;
     int reloads_ = 0, runs_submitted_ = 0, results_received_ = 0, output_version_ = 0;
     std::vector<double> latencies_ms_;
     // Results of recent (source, settings) keys: a save that brings back earlier content (an undo, a
