@@ -459,3 +459,34 @@ TEST(GuiWindow, ALongLaunchMessageWrapsInsteadOfBeingClipped) {
     EXPECT_NE(state["last"].value("error", "").find("at most 1024"), std::string::npos) << state["last"].value("error", "");
     EXPECT_EQ(state.value("text_overflow_px", -1.0), 0.0);
 }
+
+// Ctrl+S saves the output under a name of the kernel and the run, in the folder the settings name, says
+// where in full, and never writes over an earlier save.
+TEST(GuiWindow, SavingTheOutputNamesTheRunAndNeverOverwrites) {
+    if (const std::string why = why_no_display(); !why.empty()) GTEST_SKIP() << why;
+    if (run("command -v xdotool >/dev/null") != 0) GTEST_SKIP() << "xdotool is not installed (scripts/install-deps installs it)";
+    kplay::test::TempDir dir;
+    const fs::path out = dir.path() / "pictures";
+    fs::create_directories(out);
+    dir.write("config/kplay/settings.json", R"({"output_dir": ")" + out.string() + R"("})");
+    const std::string seed = kplay::test::read_file(kplay::test::kernels_dir() / "grayscale/01_seed_1d.cu");
+    const fs::path kernel = dir.write("grayscale/01_seed_1d.cu", seed);
+    Window window(dir, {kernel.string()});
+    window.wait_for([](const json& s) { return s.value("results_received", 0) >= 1 && s.value("has_output", false); });
+    ASSERT_EQ(run("timeout 20 xdotool search --sync --name '^kplay' windowfocus --sync >/dev/null 2>&1"), 0);
+    ASSERT_EQ(run("xdotool key ctrl+s"), 0);
+    json state = window.wait_for([](const json& s) { return s.value("status_message", "").rfind("Saved ", 0) == 0; });
+    const fs::path first = out / "01_seed_1d.run1.png";
+    EXPECT_EQ(state.value("status_message", ""), "Saved " + first.string());
+    EXPECT_TRUE(fs::exists(first));
+    const auto first_size = fs::file_size(first);
+
+    ASSERT_EQ(run("xdotool key ctrl+s"), 0);
+    const fs::path second = out / "01_seed_1d.run1-2.png";
+    state = window.wait_for([&](const json& s) { return s.value("status_message", "") == "Saved " + second.string(); });
+    EXPECT_TRUE(fs::exists(second));
+    EXPECT_EQ(fs::file_size(first), first_size) << "the first save is untouched";
+    EXPECT_FALSE(fs::exists(dir.path() / "kplay-output.png"));
+    ASSERT_EQ(run("xdotool key ctrl+q"), 0);
+    EXPECT_EQ(window.wait_exit(), 0);
+}

@@ -55,15 +55,28 @@ std::vector<KernelEntry> list_kernels(const fs::path& kernels_dir) {
     return entries;
 }
 
-std::string save_output_png(const KernelSession& session, const fs::path& path) {
+fs::path output_png_path(const fs::path& dir, const fs::path& kernel, int run) {
+    const std::string stem = (kernel.empty() ? std::string("kplay-output") : kernel.stem().string()) + ".run" + std::to_string(run);
+    std::error_code error;
+    fs::path path = dir / (stem + ".png");
+    for (int copy = 2; fs::exists(path, error); ++copy) path = dir / (stem + "-" + std::to_string(copy) + ".png");
+    return path;
+}
+
+std::string save_output_png(const KernelSession& session, const fs::path& dir) {
     const auto& shown = session.shown();
     if (!shown) return "Nothing to save yet: no kernel has produced output.";
     const OutputView& view = shown->view;
+    std::error_code error;
+    const fs::path folder = fs::absolute(dir.empty() ? fs::current_path(error) : dir, error);
+    if (!fs::is_directory(folder, error)) return "Cannot save: the output folder " + folder.string() + " does not exist (File menu).";
+    const int run = session.history().empty() ? 0 : session.history().back().run;
+    const fs::path path = output_png_path(folder, session.file(), run);
     try {
         if (!save_output_view_png(view, path))
             return std::string("Nothing to save as PNG: this task's output is a ") + spec_name(view.kind) + ".";
-    } catch (const InputError& error) {
-        return error.what();
+    } catch (const InputError& caught) {
+        return caught.what();
     }
     return "Saved " + path.string();
 }

@@ -29,6 +29,7 @@ struct AppState {
     std::string path_box;
     std::string image_box;
     std::string status_message;
+    std::string output_dir;  // where Ctrl+S saves the output PNG: shown and changeable in the File menu
     double status_until = 0;  // ImGui time
     bool show_shortcuts = false;
     bool focus_path_box = false;
@@ -55,7 +56,11 @@ struct AppState {
 std::vector<KernelEntry> list_kernels(const std::filesystem::path& kernels_dir);
 
 // Writes the shown output as PNG (an image output as it is; a matrix: its |C-R| map). Returns a message.
-std::string save_output_png(const KernelSession& session, const std::filesystem::path& path);
+// The shown output as PNG in `dir`, named after the kernel and the run (01_seed_1d.run7.png), never over
+// an existing file (01_seed_1d.run7-2.png). Returns the message for the status line, with the full path.
+std::string save_output_png(const KernelSession& session, const std::filesystem::path& dir);
+// The name save_output_png writes: the first of stem.runN.png, stem.runN-2.png, ... not taken in `dir`.
+std::filesystem::path output_png_path(const std::filesystem::path& dir, const std::filesystem::path& kernel, int run);
 
 // Writes the run history as CSV or JSON (by extension). Returns a message.
 std::string export_history(const KernelSession& session, const std::filesystem::path& path);

@@ -161,6 +161,7 @@ int main(int argc, char** argv) {
     state.left_width = saved.left_width * scale / std::max(1.0f, scale);
     state.kernels = list_kernels(kernels_dir());
     session.inputs.sizes = saved.sizes;
+    state.output_dir = saved.output_dir;
     session.inputs.image_path = !image.empty() ? image : file.empty() ? saved.image : "";
     state.image_box = session.inputs.image_path;
     if (emulated || thorough) session.inputs.device = kEmulatedDevice;

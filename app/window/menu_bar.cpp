@@ -1,8 +1,10 @@
 // Menus and keyboard shortcuts (listed under Help).
 #include <GLFW/glfw3.h>
 #include <imgui.h>
+#include <imgui_stdlib.h>
 
 #include <cstdio>
+#include <filesystem>
 
 #include "panels.hpp"
 
@@ -21,7 +23,7 @@ const char* const kShortcuts[][2] = {
     {"Ctrl+Q", "Quit"},
 };
 
-void save_output(AppState& state) { state.say(save_output_png(state.session, "kplay-output.png")); }
+void save_output(AppState& state) { state.say(save_output_png(state.session, state.output_dir), 10); }
 }  // namespace
 
 void draw_menu_bar(AppState& state, const std::vector<KeyPress>& presses) {
@@ -40,6 +42,13 @@ void draw_menu_bar(AppState& state, const std::vector<KeyPress>& presses) {
     if (!ImGui::BeginMenuBar()) return;
     if (ImGui::BeginMenu("File")) {
         if (ImGui::MenuItem("Save output PNG", "Ctrl+S")) save_output(state);
+        // Where it goes, in full, and a box to change it (kept in the settings).
+        std::error_code error;
+        const std::string shown_dir = state.output_dir.empty() ? std::filesystem::current_path(error).string() : state.output_dir;
+        ImGui::TextDisabled("saves to %s", shown_dir.c_str());
+        std::string edited = shown_dir;
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 24);
+        if (ImGui::InputText("output folder", &edited, ImGuiInputTextFlags_EnterReturnsTrue)) state.output_dir = edited;
         if (ImGui::MenuItem("Export history as CSV")) state.say(export_history(state.session, "kplay-history.csv"));
         if (ImGui::MenuItem("Export history as JSON")) state.say(export_history(state.session, "kplay-history.json"));
         ImGui::Separator();

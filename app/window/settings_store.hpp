@@ -24,6 +24,7 @@ struct SavedSettings {
     std::optional<int64_t> smem;
     std::map<std::string, std::string> args;
     int window_w = 1600, window_h = 1000;
+    std::string output_dir;  // where Ctrl+S saves; empty: the folder kplay was started in
 };
 
 SavedSettings load_settings();  // defaults when absent or unreadable

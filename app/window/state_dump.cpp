@@ -30,6 +30,8 @@ void write_state_dump(const AppState& state, const std::filesystem::path& path) 
                            {"frames", state.frames.frames()},
                            {"frames_while_busy", state.frames_while_busy},
                            {"text_overflow_px", state.text_overflow_px},
+                           {"status_message", state.status_message},
+                           {"output_dir", state.output_dir},
                            {"frame_ms_p50", state.frames.percentile(50)},
                            {"frame_ms_p99", state.frames.percentile(99)},
                            {"edit_to_result_ms", session.latencies_ms()},
