@@ -490,3 +490,45 @@ TEST(GuiWindow, SavingTheOutputNamesTheRunAndNeverOverwrites) {
     ASSERT_EQ(run("xdotool key ctrl+q"), 0);
     EXPECT_EQ(window.wait_exit(), 0);
 }
+
+// Six saves show six points in the History plot (it was drawn with a width ImGui 1.86 does not take, so
+// the area stayed blank), and hovering the plot names the run under the mouse.
+TEST(GuiWindow, TheHistoryPlotShowsEveryRunAndHoverNamesIt) {
+    if (const std::string why = why_no_display(); !why.empty()) GTEST_SKIP() << why;
+    if (run("command -v xdotool >/dev/null") != 0) GTEST_SKIP() << "xdotool is not installed (scripts/install-deps installs it)";
+    kplay::test::TempDir dir;
+    // A window tall enough that the History panel is on screen below the others.
+    dir.write("config/kplay/settings.json", R"({"window_w": 1400, "window_h": 1000, "left_width": 700})");
+    std::string seed = kplay::test::read_file(kplay::test::kernels_dir() / "grayscale/01_seed_1d.cu");
+    const fs::path kernel = dir.write("grayscale/k.cu", seed);
+    Window window(dir, {kernel.string(), "--size", "64x48"});
+    window.wait_for([](const json& s) { return s.value("results_received", 0) >= 1; });
+    int results = 1;
+    for (const std::string block : {"64", "128", "192", "32", "96"}) {
+        std::string text = seed;
+        text.replace(text.find("block=256"), 9, "block=" + block);
+        { std::ofstream(kernel, std::ios::trunc) << text; }
+        ++results;
+        window.wait_for([&](const json& s) { return s.value("results_received", 0) >= results; });
+    }
+    json state = window.wait_for([](const json& s) { return s["history_plot"].value("points", 0) >= 6; });
+    const auto rect = state["history_plot"]["rect"];
+    ASSERT_EQ(rect.size(), 4u);
+    EXPECT_GT(rect[2].get<double>(), 100) << "the plot has a width";
+    EXPECT_GT(rect[3].get<double>(), 40);
+    EXPECT_EQ(state["history"].size(), 6u);
+
+    // Hover the last point (the right end of the plot) if the plot is on screen.
+    const int x = static_cast<int>(rect[0].get<double>() + rect[2].get<double>() - 3);
+    const int y = static_cast<int>(rect[1].get<double>() + 10);  // near its top: the panel ends at the window's bottom
+    ASSERT_LT(y, 980) << "the plot is on screen in this layout";
+    {
+        ASSERT_EQ(run("timeout 20 xdotool search --sync --name '^kplay' windowfocus --sync mousemove --window %1 " + std::to_string(x) + " " +
+                      std::to_string(y) + " >/dev/null 2>&1"),
+                  0);
+        state = window.wait_for([](const json& s) { return s["history_plot"].value("hovered_run", -1) > 0; });
+        EXPECT_EQ(state["history_plot"].value("hovered_run", -1), state["history"].back().value("run", 0));
+    }
+    ASSERT_EQ(run("timeout 20 xdotool search --sync --name '^kplay' windowfocus --sync key ctrl+q >/dev/null 2>&1"), 0);
+    EXPECT_EQ(window.wait_exit(), 0);
+}

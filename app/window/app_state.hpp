@@ -46,7 +46,9 @@ struct AppState {
     std::array<float, 4> scalar_rect{};                // and of the scalar output view
     std::array<float, 4> bars_rect{};                  // and of the bars view
     int bars_hovered = -1;                             // the bar under the mouse, -1: none
-    float text_overflow_px = 0;                        // how far a wrapped message reached past its panel (0: none)
+    float text_overflow_px = 0;
+    std::array<float, 4> history_plot_rect{};          // the history plot (x, y, w, h), its points, the run hovered
+    int history_plot_points = 0, history_hovered_run = -1;                        // how far a wrapped message reached past its panel (0: none)
     float content_scale = 1;
 
     void say(const std::string& message, double seconds = 6);

@@ -1,6 +1,7 @@
 // Kernel median per run (the last 200), each tied to its source hash and time; pick two runs to compare.
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <vector>
 
@@ -22,12 +23,18 @@ void draw_history_panel(AppState& state) {
     for (const auto& h : history) medians.push_back(static_cast<float>(h.median_ms));
     char overlay[64];
     std::snprintf(overlay, sizeof overlay, "last %.4f ms", medians.back());
-    ImGui::PlotLines("##history", medians.data(), static_cast<int>(medians.size()), 0, overlay, 0.0f, FLT_MAX,
-                     ImVec2(-1, ImGui::GetFontSize() * 5));
+    // ImGui 1.86's plots take no negative width ("to the edge"): a width of -1 drew nothing at all, so
+    // the plot is given the panel's width itself.
+    const ImVec2 size(std::max(64.0f, ImGui::GetContentRegionAvail().x), ImGui::GetFontSize() * 5);
+    ImGui::PlotLines("##history", medians.data(), static_cast<int>(medians.size()), 0, overlay, 0.0f, FLT_MAX, size);
+    state.history_plot_rect = {ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y, ImGui::GetItemRectSize().x, ImGui::GetItemRectSize().y};
+    state.history_plot_points = static_cast<int>(medians.size());
+    state.history_hovered_run = -1;
     if (ImGui::IsItemHovered() && medians.size() > 1) {
         const float x = (ImGui::GetMousePos().x - ImGui::GetItemRectMin().x) / ImGui::GetItemRectSize().x;
         const int i = std::clamp(static_cast<int>(x * static_cast<float>(medians.size() - 1) + 0.5f), 0, static_cast<int>(medians.size()) - 1);
         const auto& h = history[i];
+        state.history_hovered_run = h.run;
         ImGui::SetTooltip("run %d at %s (source %s)\n%s\nmedian %.4f ms, %.1f GB/s%s\n%s", h.run, h.time_of_day.c_str(),
                           h.source_hash.c_str(), h.launch.c_str(), h.median_ms, h.gbps,
                           h.gflops > 0 ? (", " + std::to_string(static_cast<int>(h.gflops)) + " GFLOP/s").c_str() : "",

@@ -49,6 +49,8 @@ void write_state_dump(const AppState& state, const std::filesystem::path& path) 
         history.push_back({{"run", h.run}, {"median_ms", h.median_ms}, {"compile_ms", h.compile_ms}, {"cache_hit", h.cache_hit},
                            {"passed", h.passed}, {"edit_to_result_ms", h.latency_ms}, {"worker_ms", h.worker_ms}, {"reused", h.reused}});
     dump["history"] = history;
+    dump["history_plot"] = {{"rect", state.history_plot_rect}, {"points", state.history_plot_points},
+                            {"hovered_run", state.history_hovered_run}};
     nlohmann::json picker = nlohmann::json::array();  // what the kernel picker offers: folder/file and its summary
     for (const auto& entry : state.kernels)
         picker.push_back({{"file", entry.task + "/" + entry.path.filename().string()}, {"summary", entry.summary}});
