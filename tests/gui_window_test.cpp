@@ -18,6 +18,7 @@
 #include <thread>
 
 #include <stb_image.h>
+#include <stb_image_write.h>
 
 #include "base/default_image.hpp"
 #include "base/image_io.hpp"
@@ -531,4 +532,42 @@ TEST(GuiWindow, TheHistoryPlotShowsEveryRunAndHoverNamesIt) {
     }
     ASSERT_EQ(run("timeout 20 xdotool search --sync --name '^kplay' windowfocus --sync key ctrl+q >/dev/null 2>&1"), 0);
     EXPECT_EQ(window.wait_exit(), 0);
+}
+
+// Dropping files on the window, through the callback GLFW calls (the --test-drop hook): a kernel opens,
+// an image becomes the input, a file that is not text is a clear file error, and a folder is refused
+// with a message; none of them takes the window down.
+TEST(GuiWindow, DroppedKernelsImagesBadFilesAndFoldersAreHandled) {
+    if (const std::string why = why_no_display(); !why.empty()) GTEST_SKIP() << why;
+    kplay::test::TempDir dir;
+    const std::string seed = kplay::test::read_file(kplay::test::kernels_dir() / "grayscale/01_seed_1d.cu");
+    const fs::path first = dir.write("grayscale/first.cu", seed);
+    const fs::path second = dir.write("grayscale/second.cu", seed + "\n// the dropped one\n");
+    const fs::path binary = dir.write("grayscale/binary.cu", std::string("\x7f" "ELF\0\0\0\x01", 8));
+    fs::create_directories(dir.path() / "a folder");
+    const fs::path image = dir.path() / "small.png";
+    {
+        const unsigned char pixels[4 * 3 * 2] = {255, 0, 0, 0, 255, 0, 0, 0, 255, 255, 255, 255, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120};
+        ASSERT_NE(stbi_write_png(image.c_str(), 4, 2, 3, pixels, 12), 0);
+    }
+    auto drop = [&](const fs::path& path, const std::function<bool(const json&)>& done) {
+        Window window(dir, {first.string(), "--test-drop", path.string()});
+        json state = window.wait_for(done);
+        EXPECT_EQ(run("timeout 20 xdotool search --sync --name '^kplay' windowfocus --sync key ctrl+q >/dev/null 2>&1"), 0);
+        EXPECT_EQ(window.wait_exit(), 0) << path;
+        return state;
+    };
+    if (run("command -v xdotool >/dev/null") != 0) GTEST_SKIP() << "xdotool is not installed (scripts/install-deps installs it)";
+
+    json state = drop(second, [&](const json& s) { return s.value("file", "") == second.string() && s.value("results_received", 0) >= 2; });
+    EXPECT_EQ(state["last"].value("stage", ""), "done");
+
+    state = drop(image, [&](const json& s) { return s.value("image_path", "") == image.string() && s.value("results_received", 0) >= 2; });
+    EXPECT_EQ(state["last"].value("sizes", ""), "4x2") << "the dropped image is the input";
+
+    state = drop(binary, [&](const json& s) { return s.value("file", "") == binary.string() && !s.value("file_error", "").empty(); });
+    EXPECT_NE(state.value("file_error", "").find("binary.cu"), std::string::npos) << state.value("file_error", "");
+
+    state = drop(dir.path() / "a folder", [](const json& s) { return s.value("status_message", "").find("is a folder") != std::string::npos; });
+    EXPECT_EQ(state.value("file", ""), first.string()) << "a folder is not opened";
 }

@@ -115,6 +115,9 @@ int main(int argc, char** argv) {
     app.add_option("--screenshot", screenshot, "Write the window as PNG after --frames frames following the first result, then exit");
     app.add_option("--frames", frames_after_result, "Frames to render after the first result before the screenshot");
     app.add_option("--dump-state", dump_state, "Keep writing what the window shows as JSON to this file (and at exit)");
+    std::vector<std::string> test_drops;
+    app.add_option("--test-drop", test_drops, "For tests: after the first result, drop these paths on the window (through GLFW's drop callback)")
+        ->group("");
     CLI11_PARSE(app, argc, argv);
 
     if (!glfwInit()) {
@@ -211,13 +214,23 @@ int main(int argc, char** argv) {
             }
             glfwSetWindowTitle(window, title.c_str());
         }
+        if (!test_drops.empty() && session.results_received() > 0) {
+            // The test hook: the paths go through the callback GLFW calls for a real drop.
+            std::vector<const char*> paths;
+            for (const auto& path : test_drops) paths.push_back(path.c_str());
+            on_drop(window, static_cast<int>(paths.size()), paths.data());
+            test_drops.clear();
+        }
         for (const auto& dropped : g_dropped) {
-            if (is_image_path(dropped)) {
+            std::error_code error;
+            if (std::filesystem::is_directory(dropped, error)) {
+                state.say(dropped + " is a folder: drop a kernel file (.cu) or an image (PNG, JPEG).");
+            } else if (is_image_path(dropped)) {
                 state.image_box = dropped;
-                session.set_image(dropped);
+                session.set_image(dropped);  // a corrupt or unreadable image is the run's input error
             } else {
                 state.path_box = dropped;
-                session.open(dropped);
+                session.open(dropped);  // an unreadable or non-text file is the session's file error
             }
             state.view.fit_requested = true;
         }

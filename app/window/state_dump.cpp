@@ -19,6 +19,7 @@ void write_state_dump(const AppState& state, const std::filesystem::path& path) 
                            {"device_banner", session.device_banner()},
                            {"notice", session.notice()},
                            {"file_error", session.file_error()},
+                           {"image_path", session.inputs.image_path},
                            {"spec_error", session.spec_error()},
                            {"reloads", session.reloads()},
                            {"runs_submitted", session.runs_submitted()},
