@@ -571,3 +571,26 @@ TEST(GuiWindow, DroppedKernelsImagesBadFilesAndFoldersAreHandled) {
     state = drop(dir.path() / "a folder", [](const json& s) { return s.value("status_message", "").find("is a folder") != std::string::npos; });
     EXPECT_EQ(state.value("file", ""), first.string()) << "a folder is not opened";
 }
+
+// On a machine without DejaVu the window still finds a scalable sans font, through fontconfig (here a
+// fontconfig that knows one other font), and says which in its log.
+TEST(GuiWindow, WithoutDejaVuTheFontComesFromFontconfig) {
+    if (const std::string why = why_no_display(); !why.empty()) GTEST_SKIP() << why;
+    const fs::path mono = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
+    if (!fs::exists(mono)) GTEST_SKIP() << "needs a font file to offer fontconfig: " << mono << " (fonts-dejavu-core)";
+    kplay::test::TempDir dir;
+    fs::create_directories(dir.path() / "fonts");
+    fs::copy_file(mono, dir.path() / "fonts/OnlyFont.ttf");
+    const fs::path conf = dir.write("fonts.conf", "<?xml version=\"1.0\"?>\n<!DOCTYPE fontconfig SYSTEM \"fonts.dtd\">\n<fontconfig>\n  <dir>" +
+                                                      (dir.path() / "fonts").string() + "</dir>\n  <cachedir>" + (dir.path() / "fccache").string() +
+                                                      "</cachedir>\n</fontconfig>\n");
+    const char* previous = std::getenv("FONTCONFIG_FILE");
+    const std::string saved = previous ? previous : "";
+    setenv("FONTCONFIG_FILE", conf.c_str(), 1);
+    const fs::path shot = dir.path() / "shot.png";
+    Window window(dir, {"--screenshot", shot.string(), "--frames", "3"});
+    if (previous) setenv("FONTCONFIG_FILE", saved.c_str(), 1);
+    else unsetenv("FONTCONFIG_FILE");
+    EXPECT_EQ(window.wait_exit(), 0);
+    EXPECT_EQ(window.state().value("font", ""), (dir.path() / "fonts/OnlyFont.ttf").string());
+}

@@ -29,7 +29,8 @@ struct AppState {
     std::string path_box;
     std::string image_box;
     std::string status_message;
-    std::string output_dir;  // where Ctrl+S saves the output PNG: shown and changeable in the File menu
+    std::string output_dir;
+    std::string font;  // the font file drawn with (empty: ImGui's bitmap font), as the log names it  // where Ctrl+S saves the output PNG: shown and changeable in the File menu
     double status_until = 0;  // ImGui time
     bool show_shortcuts = false;
     bool focus_path_box = false;

@@ -15,6 +15,7 @@
 #include "base/install_paths.hpp"
 #include "panels.hpp"
 #include "wrapped_text.hpp"
+#include "font_choice.hpp"
 #include "settings_store.hpp"
 #include "state_dump.hpp"
 
@@ -43,17 +44,15 @@ bool is_image_path(const std::filesystem::path& path) {
     return ext == ".png" || ext == ".jpg" || ext == ".jpeg";
 }
 
-void load_fonts(float scale) {
+// Returns the font used, for the log and the state dump.
+FontChoice load_fonts(float scale) {
     ImGuiIO& io = ImGui::GetIO();
-    for (const char* path : {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf"}) {
-        if (std::filesystem::exists(path)) {
-            io.Fonts->AddFontFromFileTTF(path, 16.0f * scale);
-            return;
-        }
-    }
+    const FontChoice choice = choose_font();
+    if (!choice.path.empty() && io.Fonts->AddFontFromFileTTF(choice.path.c_str(), 16.0f * scale)) return choice;
     ImFontConfig config;
     config.SizePixels = 13.0f * scale;
     io.Fonts->AddFontDefault(&config);
+    return choice.path.empty() ? choice : FontChoice{"", "ImGui's built-in bitmap font (" + choice.path + " did not load)"};
 }
 
 void draw_layout(AppState& state, int width, int height) {
@@ -150,7 +149,8 @@ int main(int argc, char** argv) {
     ImGui::StyleColorsDark();
     ImGui::GetStyle().ScaleAllSizes(scale);
     ImGui::GetStyle().FrameRounding = 3;
-    load_fonts(scale);
+    const FontChoice font = load_fonts(scale);
+    std::fprintf(stderr, "kplay: font: %s%s%s\n", font.description.c_str(), font.path.empty() ? "" : ", ", font.path.c_str());
     ImGui_ImplGlfw_InitForOpenGL(window, true);
     ImGui_ImplOpenGL3_Init("#version 330 core");
 
@@ -160,6 +160,7 @@ int main(int argc, char** argv) {
     ImageViews views;
     views.load_shaders();
     AppState state{session, views};
+    state.font = font.path;
     state.content_scale = scale;
     state.left_width = saved.left_width * scale / std::max(1.0f, scale);
     state.kernels = list_kernels(kernels_dir());

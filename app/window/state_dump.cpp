@@ -33,6 +33,7 @@ void write_state_dump(const AppState& state, const std::filesystem::path& path) 
                            {"text_overflow_px", state.text_overflow_px},
                            {"status_message", state.status_message},
                            {"output_dir", state.output_dir},
+                           {"font", state.font},
                            {"frame_ms_p50", state.frames.percentile(50)},
                            {"frame_ms_p99", state.frames.percentile(99)},
                            {"edit_to_result_ms", session.latencies_ms()},
