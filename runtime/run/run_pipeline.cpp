@@ -18,7 +18,6 @@
 #include "run/emulated_device.hpp"
 #include "run/plan.hpp"
 #include "run/runner.hpp"
-#include "spec/reference_includes.hpp"
 #include "spec/task_declaration.hpp"
 #include "spec/source_scan.hpp"
 #include "tasks/task_check.hpp"
@@ -86,7 +85,7 @@ private:
         report_.stage = Stage::source;
         source_ = request_.source ? *request_.source : read_source_file(request_.kernel_path);
         report_.stage = Stage::spec;
-        spec_ = resolve_kernel_spec(source_, request_.kernel_path);
+        spec_ = resolve_kernel_spec(source_, request_.kernel_path, &reference_source_);  // and the reference's text
         spec_.defines = merge_defines(spec_.defines, request_.defines);
         for (const auto& [buffer, init] : request_.init_overrides) override_input_init(spec_.task, buffer, init);
         report_.task = spec_.task.name;
@@ -95,8 +94,6 @@ private:
         if (library() && spec_.task.cost.gemm.size() != 6)
             throw InputError("Task " + spec_.task.name + " names no GEMM for cuBLAS to time (declare ceiling=cublas gemm=A,B,C,M,N,K).");
         report_.spec = spec_;
-        // The host reference is built from the file with its reference headers expanded in place.
-        reference_source_ = spec_.task.reference.kind == ReferenceKind::host ? expand_reference_includes(source_, request_.kernel_path) : source_;
     }
 
     // NVRTC judges the source for every device (diagnostics even without one); the emulated device

@@ -333,7 +333,8 @@ std::optional<Annotation> find_annotation(std::string_view source) {
 
 namespace {
 
-KernelSpec resolve(std::string_view source, const std::filesystem::path& path, const TaskSpec* fixed_task) {
+KernelSpec resolve(std::string_view source, const std::filesystem::path& path, const TaskSpec* fixed_task,
+                   std::string* reference_source) {
     KernelSpec spec;
     spec.kernels = find_kernels(source);
     const std::string where = path.filename().string();
@@ -352,17 +353,24 @@ KernelSpec resolve(std::string_view source, const std::filesystem::path& path, c
     read_following_launches(source, where, spec);
     // A host reference may live in a header the file includes under KPLAY_REFERENCE (a ladder's one
     // reference.h): it is looked for, and checked, in the text the reference is built from.
-    if (!fixed_task && spec.task.reference.kind == ReferenceKind::host)
-        check_host_reference(expand_reference_includes(source, path), where, spec);
+    if (!fixed_task && spec.task.reference.kind == ReferenceKind::host) {
+        std::string expanded = expand_reference_includes(source, path);
+        check_host_reference(expanded, where, spec);
+        if (reference_source) *reference_source = std::move(expanded);
+    } else if (reference_source) {
+        *reference_source = std::string(source);
+    }
     return spec;
 }
 
 }  // namespace
 
-KernelSpec resolve_kernel_spec(std::string_view source, const std::filesystem::path& path) { return resolve(source, path, nullptr); }
+KernelSpec resolve_kernel_spec(std::string_view source, const std::filesystem::path& path, std::string* reference_source) {
+    return resolve(source, path, nullptr, reference_source);
+}
 
 KernelSpec resolve_kernel_spec_for_task(std::string_view source, const std::filesystem::path& path, const TaskSpec& task) {
-    return resolve(source, path, &task);
+    return resolve(source, path, &task, nullptr);
 }
 
 }  // namespace kplay

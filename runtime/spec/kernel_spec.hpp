@@ -64,7 +64,9 @@ std::optional<Annotation> find_annotation(std::string_view source);
 // Builds the spec. Throws InputError with an exact message when something cannot be inferred, the
 // task is unknown or declared wrongly, or a host reference is missing or takes other parameters than
 // the kernel.
-KernelSpec resolve_kernel_spec(std::string_view source, const std::filesystem::path& path);
+// `reference_source`, when given, receives the text the host reference is built from (the file with
+// its local headers expanded, reference_includes.hpp), read once here for the check and the build.
+KernelSpec resolve_kernel_spec(std::string_view source, const std::filesystem::path& path, std::string* reference_source = nullptr);
 
 // The spec of a kernel that runs `task` whatever the file says of tasks (a trusted reference kernel
 // serving another file's task): its annotation and kernels only.
