@@ -59,7 +59,8 @@ int draw_bars_view(const Series& series, ImVec2 size, int64_t first_bad, const c
 
     const size_t columns = std::min(entries, static_cast<size_t>(right - left));
     const float width = (right - left) / static_cast<float>(columns);
-    std::vector<Column> shown(columns);
+    static std::vector<Column> shown;  // reused from frame to frame: drawing allocates nothing
+    shown.assign(columns, Column{});
     float tallest = 0;
     for (size_t i = 0; i < columns; ++i) {
         shown[i] = column(series, i * entries / columns, (i + 1) * entries / columns);
