@@ -2,6 +2,9 @@
 // reals and every error path.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <string>
+
 #include "base/error.hpp"
 #include "base/expression.hpp"
 
@@ -79,4 +82,21 @@ TEST(RealExpr, LiteralsFunctionsAndNames) {
         EXPECT_NE(std::string(error.what()).find("unknown name 'm' (known: C, R, n) at position 3 in '2*m'"), std::string::npos)
             << error.what();
     }
+}
+
+// Found by tests/fuzz (fuzz_expression): the quotients that do not fit in 64 bits, results that are not
+// finite, and nesting deep enough to overflow the stack are errors, never undefined behaviour or a crash.
+TEST(IntExpr, FuzzFindingsAreErrors) {
+    const kplay::NamedValues names{{"small", INT64_MIN}, {"big", INT64_MAX}};
+    EXPECT_THROW(evaluate_int_expr("small / -1", names), InputError);
+    EXPECT_EQ(evaluate_int_expr("small % -1", names), 0);
+    EXPECT_EQ(evaluate_int_expr("big / -1", names), -INT64_MAX);
+    EXPECT_THROW(evaluate_int_expr("cdiv(1, small)", names), InputError);
+    EXPECT_THROW(evaluate_int_expr("cdiv(small + 1, -1)", names), InputError);
+    EXPECT_EQ(evaluate_int_expr("cdiv(7, 2)", names), 4);
+    EXPECT_THROW(kplay::evaluate_real_expr("1e300 / 1e-300", {}), InputError);
+    EXPECT_THROW(kplay::evaluate_real_expr("cdiv(1e300, 1e-300)", {}), InputError);
+    EXPECT_THROW(evaluate_int_expr(std::string(50000, '(') + "1" + std::string(50000, ')'), {}), InputError);
+    EXPECT_THROW(evaluate_int_expr(std::string(50000, '-') + "1", {}), InputError);
+    EXPECT_EQ(evaluate_int_expr(std::string(50, '(') + "1" + std::string(50, ')'), {}), 1);
 }

@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "base/error.hpp"
@@ -23,8 +24,16 @@ struct IntArithmetic {
     static bool subtract(Value a, Value b, Value* out) { return __builtin_sub_overflow(a, b, out); }
     static bool multiply(Value a, Value b, Value* out) { return __builtin_mul_overflow(a, b, out); }
     static bool is_zero(Value v) { return v == 0; }
-    static Value divide(Value a, Value b) { return a / b; }
-    static Value modulo(Value a, Value b) { return a % b; }
+    // The one quotient that does not fit: INT64_MIN / -1 (its remainder is 0, but x86 traps on it too).
+    static bool divide(Value a, Value b, Value* out) {
+        if (b == -1) return __builtin_sub_overflow(Value(0), a, out);
+        *out = a / b;
+        return false;
+    }
+    static bool modulo(Value a, Value b, Value* out) {
+        *out = b == -1 ? 0 : a % b;
+        return false;
+    }
     static Value from_int(int64_t v) { return v; }
     static const char* functions() { return "cdiv, min, max"; }
 };
@@ -37,8 +46,8 @@ struct RealArithmetic {
     static bool subtract(Value a, Value b, Value* out) { return !std::isfinite(*out = a - b); }
     static bool multiply(Value a, Value b, Value* out) { return !std::isfinite(*out = a * b); }
     static bool is_zero(Value v) { return v == 0; }
-    static Value divide(Value a, Value b) { return a / b; }
-    static Value modulo(Value a, Value b) { return std::fmod(a, b); }
+    static bool divide(Value a, Value b, Value* out) { return !std::isfinite(*out = a / b); }
+    static bool modulo(Value a, Value b, Value* out) { return !std::isfinite(*out = std::fmod(a, b)); }
     static Value from_int(int64_t v) { return static_cast<double>(v); }
     static const char* functions() { return "cdiv, min, max, sqrt, log, log2, exp, abs, pow"; }
 };
@@ -86,7 +95,18 @@ private:
 
     static Value truth(bool value) { return value ? Value(1) : Value(0); }
 
+    // Parentheses, calls and unary operators recurse; a bound keeps "((((...1" from overflowing the stack.
+    static constexpr int kMaxDepth = 200;
+    struct Nested {
+        Parser& parser;
+        explicit Nested(Parser& p) : parser(p) {
+            if (++parser.depth_ > kMaxDepth) parser.fail("expression nested too deeply (at most " + std::to_string(kMaxDepth) + " levels)");
+        }
+        ~Nested() { --parser.depth_; }
+    };
+
     Value logical_or() {
+        const Nested nested(*this);
         Value value = logical_and();
         while (take("||")) {
             const Value rhs = logical_and();
@@ -130,8 +150,8 @@ private:
         Value value = unary();
         for (;;) {
             if (take("*")) value = checked(Arithmetic::multiply, value, unary());
-            else if (take("/")) value = Arithmetic::divide(value, nonzero(unary()));
-            else if (take("%")) value = Arithmetic::modulo(value, nonzero(unary()));
+            else if (take("/")) value = checked(Arithmetic::divide, value, nonzero(unary()));
+            else if (take("%")) value = checked(Arithmetic::modulo, value, nonzero(unary()));
             else return value;
         }
     }
@@ -142,6 +162,7 @@ private:
     }
 
     Value unary() {
+        const Nested nested(*this);
         if (take("-")) return checked(Arithmetic::subtract, Value(0), unary());
         if (take("+")) return unary();
         if (take("!", "=")) return truth(unary() == 0);
@@ -223,8 +244,8 @@ private:
         if (name == "cdiv") {
             arity(2);
             if (Arithmetic::is_zero(args[1])) fail("division by zero in cdiv");
-            if constexpr (Arithmetic::reals) return std::ceil(args[0] / args[1]);
-            else return checked(Arithmetic::add, args[0], args[1] - 1) / args[1];
+            if constexpr (Arithmetic::reals) return std::ceil(checked(Arithmetic::divide, args[0], args[1]));
+            else return checked(Arithmetic::divide, checked(Arithmetic::add, args[0], checked(Arithmetic::subtract, args[1], Value(1))), args[1]);
         }
         if constexpr (Arithmetic::reals) {
             const bool one = name == "sqrt" || name == "log" || name == "log2" || name == "exp" || name == "abs";
@@ -251,6 +272,7 @@ private:
     std::string_view text_;
     const NamedValues& names_;
     size_t at_ = 0;
+    int depth_ = 0;
 };
 
 }  // namespace
