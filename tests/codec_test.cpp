@@ -684,3 +684,25 @@ TEST(ReportBlobs, RejectAnUnknownNameACountMismatchAndPartFloats) {
         EXPECT_THROW(read_report_blobs(blobs.list, blobs.fds, received), ProtocolError);
     }
 }
+
+// Found by tests/fuzz (fuzz_protocol): a float where an integer field belongs (1e300 as the device) was
+// cast with undefined behaviour; it is a decoding error now, and the values kplay sends still decode.
+TEST(Codec, AFloatInAnIntegerFieldIsAnError) {
+    nlohmann::json request = RunRequest{};
+    request["device"] = 1e300;
+    EXPECT_THROW(request.get<RunRequest>(), nlohmann::json::type_error);
+    nlohmann::json report = RunReport{};
+    report["values"] = {{"n", -1e300}};
+    EXPECT_THROW(report.get<RunReport>(), nlohmann::json::type_error);
+    report["values"] = {{"n", 7}};
+    report["launch"]["grid"]["x"] = 2.5;
+    EXPECT_THROW(report.get<RunReport>(), nlohmann::json::type_error);
+    nlohmann::json deep = RunRequest{};
+    for (int i = 0; i < 100; ++i) deep["arch_extra"] = nlohmann::json::array({deep["arch_extra"]});
+    EXPECT_THROW(deep.get<RunRequest>(), nlohmann::json::type_error);
+    RunReport reals;
+    reals.flops = 1e15;
+    reals.bytes = -3.5;
+    reals.kernel_ms.median = 1e300;
+    EXPECT_EQ(nlohmann::json(reals).get<RunReport>().flops, 1e15);
+}

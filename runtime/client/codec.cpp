@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <optional>
+#include <set>
+#include <string>
 
 namespace nlohmann {
 template <typename T>
@@ -61,6 +63,42 @@ struct Real {
 };
 void to_json(nlohmann::json& j, const Real& v) { j = std::isfinite(v.value) ? nlohmann::json(v.value) : nlohmann::json(std::to_string(v.value)); }
 void from_json(const nlohmann::json& j, Real& v) { v.value = j.is_string() ? std::strtod(j.get<std::string>().c_str(), nullptr) : j.get<double>(); }
+
+namespace {
+
+// nlohmann's get<int>() of a float outside int's range (or get<uint64_t>() of a negative one) is a
+// static_cast with undefined behaviour (found by tests/fuzz/fuzz_protocol). kplay's encoder writes every
+// integer field as a JSON integer, so a float where an integer belongs is a malformed message: the
+// decoders below refuse it with a type_error first. These are the integer fields' names (no real field
+// shares one); "values" holds integers under any name. Nesting deeper than any message is refused too.
+bool is_integer_field(const std::string& key) {
+    static const std::set<std::string, std::less<>> names{
+        "annotation_line", "binary_version", "block", "blocks_per_sm", "bucket", "buffer", "cc_major", "cc_minor",
+        "channels", "column", "const_bytes", "coords", "count", "cpu_bench", "cpu_default", "device", "driver_version",
+        "dynamic_smem", "elements", "emulation_workers", "error_line", "gpu_bench", "gpu_default", "grid", "height",
+        "id", "idle_threads", "index", "input_copies", "input_h", "input_w", "l2_bytes", "launch_dims", "line",
+        "local_bytes_per_thread", "max_block_dim", "max_grid_dim", "max_regs_per_block", "max_regs_per_sm",
+        "max_smem_per_block", "max_smem_per_block_optin", "max_smem_per_sm", "max_threads_per_block",
+        "max_threads_per_sm", "memory_bus_bits", "memory_clock_khz", "nan_inf", "nondeterministic", "offset",
+        "order_seed", "ordinal", "over_tolerance", "printf_dropped", "ptx_version", "registers_per_thread", "repeat",
+        "seed", "series_bucket", "series_count", "size", "sm_count", "smem", "static_smem_bytes", "test", "threads",
+        "total_memory", "uncovered", "unwritten", "warmup", "warp_size", "width", "x", "y", "z"};
+    return names.count(key) != 0;
+}
+
+void check_integer_fields(const nlohmann::json& j, bool integer = false, bool members_integer = false, int depth = 0) {
+    if (depth > 64) throw nlohmann::json::type_error::create(302, "message nested too deeply", &j);
+    if (integer && j.is_number_float())
+        throw nlohmann::json::type_error::create(302, "a whole number is expected, not " + j.dump(), &j);
+    if (j.is_array()) {
+        for (const auto& element : j) check_integer_fields(element, integer, members_integer, depth + 1);
+    } else if (j.is_object()) {
+        for (auto it = j.begin(); it != j.end(); ++it)
+            check_integer_fields(it.value(), members_integer || is_integer_field(it.key()), it.key() == "values", depth + 1);
+    }
+}
+
+}  // namespace
 
 void to_json(nlohmann::json& j, const Metric& v) { j = {{"name", v.name}, {"value", Real{v.value}}}; }
 void from_json(const nlohmann::json& j, Metric& v) {
@@ -176,6 +214,7 @@ void to_json(nlohmann::json& j, const KernelSpec& v) {
          {"reference_function", v.reference_function}, {"following", v.following}};
 }
 void from_json(const nlohmann::json& j, KernelSpec& v) {
+    check_integer_fields(j);
     j.at("task").get_to(v.task);
     j.at("kernel").get_to(v.kernel);
     j.at("args").get_to(v.args);
@@ -208,6 +247,7 @@ void to_json(nlohmann::json& j, const RunRequest& v) {
 }
 
 void from_json(const nlohmann::json& j, RunRequest& v) {
+    check_integer_fields(j);
     v.kernel_path = j.at("kernel_path").get<std::string>();
     j.at("source").get_to(v.source);
     j.at("inputs").get_to(v.inputs);
@@ -260,6 +300,7 @@ void to_json(nlohmann::json& j, const RunReport& v) {
 }
 
 void from_json(const nlohmann::json& j, RunReport& v) {
+    check_integer_fields(j);
     j.at("stage").get_to(v.stage);
     j.at("error").get_to(v.error);
     j.at("error_code").get_to(v.error_code);
@@ -314,6 +355,7 @@ void to_json(nlohmann::json& j, const CompileFileRequest& v) {
 }
 
 void from_json(const nlohmann::json& j, CompileFileRequest& v) {
+    check_integer_fields(j);
     v.path = j.at("path").get<std::string>();
     j.at("source").get_to(v.source);
     j.at("arch").get_to(v.arch);
@@ -328,6 +370,7 @@ void to_json(nlohmann::json& j, const CompileFileResult& v) {
 }
 
 void from_json(const nlohmann::json& j, CompileFileResult& v) {
+    check_integer_fields(j);
     j.at("compile").get_to(v.compile);
     j.at("spec").get_to(v.spec);
     j.at("spec_problem").get_to(v.spec_problem);
@@ -339,6 +382,7 @@ void to_json(nlohmann::json& j, const DeviceQuery& v) {
 }
 
 void from_json(const nlohmann::json& j, DeviceQuery& v) {
+    check_integer_fields(j);
     j.at("driver").get_to(v.driver);
     j.at("devices").get_to(v.devices);
     j.at("emulated").get_to(v.emulated);
