@@ -57,3 +57,27 @@ TEST(Diagnostics, KeepsInstantiationContextAndGlobalErrors) {
 }
 
 TEST(Diagnostics, EmptyLogHasNoDiagnostics) { EXPECT_TRUE(parse_nvrtc_log("").empty()); }
+
+// Found by tests/fuzz (fuzz_nvrtc_log): a line number past INT_MAX threw std::out_of_range, and a long
+// header line overflowed the stack inside std::regex.
+TEST(Diagnostics, HugeLineNumbersAndLongLinesAreHarmless) {
+    const auto huge = parse_nvrtc_log("k.cu(99999999999): error: x\n");
+    ASSERT_EQ(huge.size(), 1u);
+    EXPECT_EQ(huge[0].file, "k.cu");
+    EXPECT_EQ(huge[0].line, 0);
+    EXPECT_EQ(huge[0].message, "x");
+    const std::string long_path(200000, 'a');
+    const auto located = parse_nvrtc_log(long_path + "(3): error: expected a \";\"\n");
+    ASSERT_EQ(located.size(), 1u);
+    EXPECT_EQ(located[0].file, long_path);
+    EXPECT_EQ(located[0].line, 3);
+    const auto global = parse_nvrtc_log("error: " + long_path + "\n");
+    ASSERT_EQ(global.size(), 1u);
+    EXPECT_EQ(global[0].message, long_path);
+    // The rightmost "(LINE): " that parses is the location, as before.
+    const auto nested = parse_nvrtc_log("a(1).cu(7): warning #177-D: m(2): error: n\n");
+    ASSERT_EQ(nested.size(), 1u);
+    EXPECT_EQ(nested[0].file, "a(1).cu(7): warning #177-D: m");
+    EXPECT_EQ(nested[0].line, 2);
+    EXPECT_EQ(nested[0].severity, Severity::error);
+}

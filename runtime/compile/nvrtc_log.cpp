@@ -7,7 +7,10 @@
 // The column is the caret's position in the caret line less the prefix, counted in bytes like gcc.
 #include "compile/nvrtc_log.hpp"
 
-#include <regex>
+#include <cctype>
+#include <charconv>
+#include <optional>
+#include <string>
 
 namespace kplay {
 
@@ -46,29 +49,61 @@ std::string strip_echo_prefix(const std::string& line) {
     return line.compare(0, kEchoPrefix.size(), kEchoPrefix) == 0 ? line.substr(kEchoPrefix.size()) : line;
 }
 
+// The header after its location: "SEVERITY[ #CODE]: MESSAGE", SEVERITY one of `severities`.
+// Hand-written rather than std::regex, whose backtracking recurses once per character and overflows
+// the stack on a long line (tests/fuzz/fuzz_nvrtc_log).
+bool parse_severity_and_message(std::string_view rest, bool remark_allowed, Diagnostic& diagnostic) {
+    static constexpr std::string_view kSeverities[] = {"catastrophic error", "error", "warning", "remark"};
+    for (const std::string_view word : kSeverities) {
+        if (word == "remark" && !remark_allowed) continue;
+        if (rest.substr(0, word.size()) != word) continue;
+        std::string_view after = rest.substr(word.size());
+        std::string_view code;
+        if (after.substr(0, 2) == " #") {
+            size_t end = 2;
+            while (end < after.size() && (std::isalnum(static_cast<unsigned char>(after[end])) || after[end] == '-')) ++end;
+            if (end == 2) return false;
+            code = after.substr(2, end - 2);
+            after = after.substr(end);
+        }
+        if (after.substr(0, 2) != ": ") return false;
+        diagnostic.severity = severity_from(std::string(word));
+        diagnostic.code = std::string(code);
+        diagnostic.message = std::string(after.substr(2));
+        return true;
+    }
+    return false;
+}
+
+// "path(LINE): SEVERITY[ #CODE]: MESSAGE" (the rightmost "(LINE): " that parses, as a greedy match of
+// the path would take) or "SEVERITY[ #CODE]: MESSAGE" without a location.
+std::optional<Diagnostic> parse_header(const std::string& line) {
+    if (line.find_first_of("\r\n") != std::string::npos) return std::nullopt;
+    Diagnostic diagnostic;
+    for (size_t open = line.rfind('('); open != std::string::npos; open = open == 0 ? std::string::npos : line.rfind('(', open - 1)) {
+        size_t close = open + 1;
+        while (close < line.size() && std::isdigit(static_cast<unsigned char>(line[close]))) ++close;
+        if (close == open + 1 || line.compare(close, 3, "): ") != 0) continue;
+        if (!parse_severity_and_message(std::string_view(line).substr(close + 3), true, diagnostic)) continue;
+        diagnostic.file = line.substr(0, open);
+        int number = 0;
+        const auto [end, error] = std::from_chars(line.data() + open + 1, line.data() + close, number);
+        diagnostic.line = error == std::errc() ? number : 0;  // a line past INT_MAX is no line
+        return diagnostic;
+    }
+    if (parse_severity_and_message(line, false, diagnostic)) return diagnostic;
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::vector<Diagnostic> parse_nvrtc_log(std::string_view log) {
-    static const std::regex located(R"(^(.*)\((\d+)\): (catastrophic error|error|warning|remark)(?: #([0-9A-Za-z-]+))?: (.*)$)");
-    static const std::regex unlocated(R"(^(catastrophic error|error|warning)(?: #([0-9A-Za-z-]+))?: (.*)$)");
     std::vector<Diagnostic> diagnostics;
     const std::vector<std::string> lines = split_lines(log);
     for (size_t i = 0; i < lines.size(); ++i) {
-        std::smatch match;
-        Diagnostic diagnostic;
-        if (std::regex_match(lines[i], match, located)) {
-            diagnostic.file = match[1];
-            diagnostic.line = std::stoi(match[2]);
-            diagnostic.severity = severity_from(match[3]);
-            diagnostic.code = match[4];
-            diagnostic.message = match[5];
-        } else if (std::regex_match(lines[i], match, unlocated)) {
-            diagnostic.severity = severity_from(match[1]);
-            diagnostic.code = match[2];
-            diagnostic.message = match[3];
-        } else {
-            continue;  // summaries ("1 error detected ..."), "Remark: ..." hints, blank lines
-        }
+        std::optional<Diagnostic> header = parse_header(lines[i]);
+        if (!header) continue;  // summaries ("1 error detected ..."), "Remark: ..." hints, blank lines
+        Diagnostic diagnostic = std::move(*header);
         // The block runs until the next blank line: echoed source, caret, then any context lines.
         size_t j = i + 1;
         for (; j < lines.size() && !lines[j].empty(); ++j) {
