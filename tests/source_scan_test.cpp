@@ -55,6 +55,13 @@ TEST(SourceScan, ReadStripsBomAndRejectsMissingOrBinaryFiles) {
     EXPECT_THROW(read_source_file(dir.write("bin.cu", std::string("ab\0cd", 5))), InputError);
 }
 
+TEST(SourceScan, ReadingAFileTurnsCrlfIntoLf) {
+    test::TempDir dir;
+    EXPECT_EQ(read_source_file(dir.write("windows.cu", "// kplay: task=matmul\r\n__global__ void k() {}\r\n")),
+              "// kplay: task=matmul\n__global__ void k() {}\n");
+    EXPECT_EQ(read_source_file(dir.write("lone.cu", "a\rb\n")), "a\rb\n");  // a lone CR is not a line ending
+}
+
 TEST(SourceScan, ResolvesIncludesRecursively) {
     test::TempDir dir;
     dir.write("inc/a.cuh", "#include \"b.cuh\"\n");
@@ -65,4 +72,30 @@ TEST(SourceScan, ResolvesIncludesRecursively) {
                                            dir.path() / "src", {dir.path() / "inc"}, &unresolved);
     ASSERT_EQ(found.size(), 3u);
     EXPECT_EQ(unresolved, std::vector<std::string>{"cuda_fp16.h"});
+}
+
+// Found by tests/fuzz (fuzz_spec): a long run of spaces after `template` or a long `extern "C" {` block
+// overflowed the stack inside std::regex. Both read as short ones do.
+TEST(SourceScan, LongTemplatesAndExternCBlocksAreHarmless) {
+    const std::string spaces(200000, ' ');
+    const auto templated = find_kernels("template" + spaces + "<int N> __global__ void k(int n) {}\n");
+    ASSERT_EQ(templated.size(), 1u);
+    EXPECT_TRUE(templated[0].is_template);
+    std::string block = "extern \"C\" {\n";
+    for (int i = 0; i < 30000; ++i) block += "int a;\n";
+    const auto in_block = find_kernels(block + "__global__ void k(int n) {}\n}\n");
+    ASSERT_EQ(in_block.size(), 1u);
+    EXPECT_TRUE(in_block[0].is_extern_c);
+    EXPECT_FALSE(in_block[0].is_template);
+    const auto closed = find_kernels("extern \"C\" { void f(); }\n__global__ void k(int n) {}\n");
+    ASSERT_EQ(closed.size(), 1u);
+    EXPECT_FALSE(closed[0].is_extern_c);
+    // The same for an #include line (find_included_files read it with std::regex too).
+    test::TempDir dir;
+    dir.write("a.cuh", "int x;\n");
+    std::vector<std::string> unresolved;
+    const auto included = find_included_files("#" + spaces + "include" + spaces + "\"a.cuh\"\n#include <" + spaces + "\n",
+                                              dir.path(), {}, &unresolved);
+    ASSERT_EQ(included.size(), 1u);
+    EXPECT_TRUE(unresolved.empty());
 }

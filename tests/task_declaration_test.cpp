@@ -86,6 +86,18 @@ TEST(TaskDeclaration, ReadsSizesBuffersCostAndDefaults) {
     EXPECT_TRUE(notes.empty());
 }
 
+// A file saved with CRLF line endings declares what the same file with LF does (its declaration lines
+// were silently ignored: the CR before each newline made them no declaration).
+TEST(TaskDeclaration, CrlfLineEndingsReadAsLf) {
+    std::string crlf;
+    for (const char c : std::string(kVectorAdd)) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+    const auto task = parse_task_declaration(crlf, "kernels/vector_add.cu");
+    ASSERT_TRUE(task.has_value());
+    EXPECT_EQ(task->sizes.gpu_default, std::vector<int64_t>{4096});
+    ASSERT_EQ(task->buffers.size(), 3u);
+    EXPECT_EQ(task->buffers[2].name, "c");
+}
+
 TEST(TaskDeclaration, DefaultsForChecksCostAndViews) {
     std::vector<std::string> notes;
     const auto task = parse_task_declaration(
@@ -292,4 +304,40 @@ TEST(TaskDeclaration, LaunchesAfterTheFirstAreReadInOrder) {
               "mine.cu:8: kplay-launch: name the kernel first, e.g. '// kplay-launch: add_block_sums grid=cdiv(n,1024)'");
     EXPECT_EQ(error_with("// kplay-launch: third colour=red\n"),
               "mine.cu:8: kplay-launch: expected key=value, got 'colour=red' (keys: block, grid, smem, args)");
+}
+
+// Found by tests/fuzz (fuzz_spec): a long kplay-*, #ifdef or #include line overflowed the stack inside
+// std::regex. They read as before.
+TEST(TaskDeclaration, LongLinesAreReadAsShortOnes) {
+    const std::string pad(200000, ' ');
+    std::string source = kVectorAdd;
+    source.replace(source.find("ceiling=copy\n"), 13, "ceiling=copy" + pad + "\n");
+    source.replace(source.find("#ifdef KPLAY_REFERENCE\n"), 23, "#ifdef KPLAY_REFERENCE" + pad + "\n");
+    const auto task = parse_task_declaration(source, "kernels/vector_add.cu");
+    ASSERT_TRUE(task.has_value());
+    EXPECT_EQ(task->buffers.size(), 3u);
+    EXPECT_EQ(spec_error(source), "(no error)");
+    std::string include = source;
+    include.insert(include.find("void kplay_reference"), "#include \"missing.h\"  // " + std::string(200000, 'x') + "\n");
+    EXPECT_NE(spec_error(include).find("the reference includes \"missing.h\""), std::string::npos) << spec_error(include).substr(0, 300);
+    const std::string launch = with_reference(std::string(kSum) + "// kplay-launch: finish" + pad + "\n",
+                                              "__global__ void sum(const float* x, float* total, int n) {}\n"
+                                              "__global__ void finish(float* total) {}",
+                                              "void kplay_reference(const float* x, float* total, int n) {}");
+    const std::string annotated = "// kplay: kernel=sum\n" + launch;
+    const KernelSpec spec = resolve_kernel_spec(annotated, "tasks/mine.cu");
+    ASSERT_EQ(spec.following.size(), 1u);
+    EXPECT_EQ(spec.following[0].kernel, "finish");
+}
+
+// Found by tests/fuzz (fuzz_spec): the location of a mismatched reference after a `#line` past INT_MAX
+// threw std::out_of_range, and one after `#line 2147483647` overflowed. Such a directive is ignored; a
+// valid one still maps the location.
+TEST(TaskDeclaration, LineDirectivesPastIntMaxAreIgnored) {
+    const std::string declaration = "// kplay-sizes: n default=8\n// kplay-buffer: x f32[n] in\n// kplay-buffer: y f32[n] out\n";
+    const std::string kernel = "__global__ void scale(const float* x, float* y, int n) {}";
+    const std::string wrong = "void kplay_reference(const float* x, float* y) {}";
+    EXPECT_EQ(spec_error(with_reference(declaration, kernel, "#line 99999999999 \"x.h\"\n" + wrong)).substr(0, 9), "mine.cu:7");
+    EXPECT_EQ(spec_error(with_reference(declaration, kernel, "#line 2147483647 \"x.h\"\n\n" + wrong)).substr(0, 15), "x.h:2147483648:");
+    EXPECT_EQ(spec_error(with_reference(declaration, kernel, "#line 40 \"x.h\"\n" + wrong)).substr(0, 7), "x.h:40:");
 }

@@ -3,11 +3,12 @@
 #include "spec/task_sizes.hpp"
 
 #include <algorithm>
-#include <regex>
+#include <cctype>
 #include <sstream>
 
 #include "base/error.hpp"
 #include "base/text.hpp"
+#include "spec/source_scan.hpp"
 #include "spec/builtin_tasks.hpp"
 #include "spec/reference_includes.hpp"
 #include "spec/task_declaration.hpp"
@@ -217,16 +218,15 @@ void check_host_reference(std::string_view source, const std::string& where, Ker
 // `// kplay-launch: KERNEL block=... grid=... smem=... args=...`: the launches after the annotated one.
 // Tokens continue the previous value like the annotation's ("grid=cdiv(n, 1024)").
 void read_following_launches(std::string_view source, const std::string& where, KernelSpec& spec) {
-    static const std::regex pattern(R"(^\s*//\s*kplay-launch\s*:(.*)$)");
     std::istringstream lines{std::string(source)};
     std::string line;
     int number = 0;
     while (std::getline(lines, line)) {
         ++number;
-        std::smatch match;
-        if (!std::regex_match(line, match, pattern)) continue;
+        std::string name, rest;
+        if (!match_kplay_line(line, name, rest) || name != "launch") continue;
         const std::string at = where + ":" + std::to_string(number) + ": kplay-launch: ";
-        std::istringstream tokens(match[1].str());
+        std::istringstream tokens(rest);
         FollowingLaunch launch;
         launch.line = number;
         if (!(tokens >> launch.kernel) || launch.kernel.find('=') != std::string::npos)

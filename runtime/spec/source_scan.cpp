@@ -2,8 +2,8 @@
 #include "spec/source_scan.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -26,9 +26,40 @@ std::string read_source_file(const fs::path& path) {
     buffer << in.rdbuf();
     std::string text = buffer.str();
     if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
+    if (text.find("\r\n") != std::string::npos) {
+        std::string unix_text;
+        unix_text.reserve(text.size());
+        for (size_t i = 0; i < text.size(); ++i)
+            if (!(text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n')) unix_text += text[i];
+        text = std::move(unix_text);
+    }
     if (text.find('\0') != std::string::npos)
         throw InputError("Kernel file " + path.string() + " contains NUL bytes; is it a binary file?");
     return text;
+}
+
+bool match_kplay_line(std::string_view line, std::string& name, std::string& rest) {
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    size_t at = 0;
+    auto skip_spaces = [&] {
+        while (at < line.size() && std::isspace(static_cast<unsigned char>(line[at]))) ++at;
+    };
+    skip_spaces();
+    if (line.compare(at, 2, "//") != 0) return false;
+    at += 2;
+    skip_spaces();
+    if (line.compare(at, 6, "kplay-") != 0) return false;
+    at += 6;
+    const size_t name_start = at;
+    while (at < line.size() && std::isalpha(static_cast<unsigned char>(line[at]))) ++at;
+    if (at == name_start) return false;
+    const size_t name_end = at;
+    skip_spaces();
+    if (at >= line.size() || line[at] != ':') return false;
+    if (line.find('\r', at + 1) != std::string_view::npos) return false;
+    name = std::string(line.substr(name_start, name_end - name_start));
+    rest = std::string(line.substr(at + 1));
+    return true;
 }
 
 std::string blank_comments_and_strings(std::string_view source) {
@@ -139,6 +170,34 @@ int line_at(const std::string& code, size_t offset) {
     return 1 + static_cast<int>(std::count(code.begin(), code.begin() + static_cast<long>(offset), '\n'));
 }
 
+// What std::regex_search(text, std::regex(R"(\btemplate\s*<)")) finds, by hand: the regex recursed once
+// per character of a long run of spaces and overflowed the stack (tests/fuzz/fuzz_spec).
+bool mentions_template(const std::string& text) {
+    for (size_t at = text.find("template"); at != std::string::npos; at = text.find("template", at + 1)) {
+        if (at > 0 && (std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '_')) continue;
+        size_t next = at + 8;
+        while (next < text.size() && std::isspace(static_cast<unsigned char>(text[next]))) ++next;
+        if (next < text.size() && text[next] == '<') return true;
+    }
+    return false;
+}
+
+// What std::regex_search(text, std::regex(R"(extern\s+"C"\s*\{[^}]*$)")) finds (the text ends inside an
+// `extern "C" {` block), by hand: the regex recursed once per character of the block (tests/fuzz/fuzz_spec).
+bool ends_inside_extern_c_block(std::string_view text) {
+    const size_t last_close = text.rfind('}');
+    for (size_t at = text.find("extern"); at != std::string_view::npos; at = text.find("extern", at + 1)) {
+        size_t next = at + 6;
+        const size_t spaces = next;
+        while (next < text.size() && std::isspace(static_cast<unsigned char>(text[next]))) ++next;
+        if (next == spaces || text.substr(next, 3) != "\"C\"") continue;
+        next += 3;
+        while (next < text.size() && std::isspace(static_cast<unsigned char>(text[next]))) ++next;
+        if (next < text.size() && text[next] == '{' && (last_close == std::string_view::npos || last_close < next)) return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 std::vector<KernelDecl> find_kernels(std::string_view source) {
@@ -189,10 +248,9 @@ std::vector<KernelDecl> find_kernels(std::string_view source) {
         }();
         const std::string prefix = code.substr(statement_start, keyword - statement_start);
         const std::string raw_prefix(source.substr(statement_start, keyword - statement_start));
-        kernel.is_template = std::regex_search(prefix, std::regex(R"(\btemplate\s*<)"));
+        kernel.is_template = mentions_template(prefix);
         kernel.is_extern_c = raw_prefix.find("extern \"C\"") != std::string::npos ||
-                             std::regex_search(std::string(source.substr(0, keyword)),
-                                               std::regex(R"(extern\s+"C"\s*\{[^}]*$)"));
+                             ends_inside_extern_c_block(source.substr(0, keyword));
         kernel.params = split_params(code.substr(open + 1, close - open - 1));
         if (seen.insert(kernel.name).second) kernels.push_back(std::move(kernel));
         at = close;
@@ -200,9 +258,35 @@ std::vector<KernelDecl> find_kernels(std::string_view source) {
     return kernels;
 }
 
+namespace {
+
+// Reads `#include <NAME>` or `#include "NAME"` as std::regex R"(^\s*#\s*include\s*([<"])([^>"]+)[>"])"
+// would, by hand (std::regex recursed once per character and could overflow the stack on a long line).
+bool match_include_line(std::string_view line, char& opening, std::string& name) {
+    size_t at = 0;
+    auto skip_spaces = [&] {
+        while (at < line.size() && std::isspace(static_cast<unsigned char>(line[at]))) ++at;
+    };
+    skip_spaces();
+    if (at >= line.size() || line[at] != '#') return false;
+    ++at;
+    skip_spaces();
+    if (line.compare(at, 7, "include") != 0) return false;
+    at += 7;
+    skip_spaces();
+    if (at >= line.size() || (line[at] != '<' && line[at] != '"')) return false;
+    opening = line[at++];
+    const size_t start = at;
+    while (at < line.size() && line[at] != '>' && line[at] != '"') ++at;
+    if (at == start || at >= line.size()) return false;
+    name = std::string(line.substr(start, at - start));
+    return true;
+}
+
+}  // namespace
+
 std::vector<fs::path> find_included_files(std::string_view source, const fs::path& source_dir,
                                           const std::vector<fs::path>& search_dirs, std::vector<std::string>* unresolved) {
-    static const std::regex include_line(R"(^\s*#\s*include\s*([<"])([^>"]+)[>"])");
     std::vector<fs::path> found;
     std::set<std::string> visited;
     // Each pending entry: the text to scan and the directory its quoted includes are relative to.
@@ -213,11 +297,11 @@ std::vector<fs::path> find_included_files(std::string_view source, const fs::pat
         std::istringstream lines(text);  // a commented-out include only widens the cache key
         std::string line;
         while (std::getline(lines, line)) {
-            std::smatch match;
-            if (!std::regex_search(line, match, include_line)) continue;
-            const std::string name = match[2];
+            char opening = 0;
+            std::string name;
+            if (!match_include_line(line, opening, name)) continue;
             std::vector<fs::path> candidates;
-            if (match[1] == "\"") candidates.push_back(directory / name);
+            if (opening == '"') candidates.push_back(directory / name);
             for (const auto& dir : search_dirs) candidates.push_back(dir / name);
             bool resolved = false;
             for (const auto& candidate : candidates) {
@@ -269,17 +353,37 @@ std::optional<KernelDecl> find_function(std::string_view source, std::string_vie
     return std::nullopt;
 }
 
+namespace {
+// A conditional directive (`#ifdef`, `#ifndef`, `#if`, `#elif`, `#else`, `#endif`) and the rest of its
+// line, read as std::regex R"(^\s*#\s*(ifdef|ifndef|if|elif|else|endif)\b(.*)$)" would, by hand: the
+// regex recursed once per character and overflowed the stack on a long line (tests/fuzz/fuzz_spec).
+bool match_conditional(const std::string& line, std::string& kind, std::string& rest) {
+    auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    size_t at = 0;
+    while (at < line.size() && std::isspace(static_cast<unsigned char>(line[at]))) ++at;
+    if (at >= line.size() || line[at] != '#') return false;
+    ++at;
+    while (at < line.size() && std::isspace(static_cast<unsigned char>(line[at]))) ++at;
+    const size_t start = at;
+    while (at < line.size() && is_word(line[at])) ++at;
+    const std::string word = line.substr(start, at - start);
+    if (word != "ifdef" && word != "ifndef" && word != "if" && word != "elif" && word != "else" && word != "endif") return false;
+    if (line.find('\r', at) != std::string::npos) return false;
+    kind = word;
+    rest = line.substr(at);
+    return true;
+}
+}  // namespace
+
 std::vector<bool> lines_defining(std::string_view source, std::string_view macro) {
     std::vector<bool> lines{false};  // index 0 unused: lines are 1-based
     std::vector<std::pair<bool, bool>> stack;  // (this #if tests the macro, the branch is the macro's)
-    const std::regex directive(R"(^\s*#\s*(ifdef|ifndef|if|elif|else|endif)\b(.*)$)");
     const std::string name(macro);
     std::istringstream text{std::string(source)};
     std::string line;
     while (std::getline(text, line)) {
-        std::smatch match;
-        if (std::regex_search(line, match, directive)) {
-            const std::string kind = match[1], rest = match[2];
+        std::string kind, rest;
+        if (match_conditional(line, kind, rest)) {
             const bool names = rest.find(name) != std::string::npos;
             if (kind == "ifdef") stack.emplace_back(names, names);
             else if (kind == "ifndef") stack.emplace_back(names, false);

@@ -26,9 +26,16 @@ struct KernelDecl {
     int line = 0;
 };
 
-// Reads a kernel file: strips a UTF-8 byte-order mark (NVRTC would see it as text); keeps line endings.
+// Reads a kernel file: strips a UTF-8 byte-order mark (NVRTC would see it as text) and turns CRLF line
+// endings into LF, so that a file saved on Windows reads as it does elsewhere (lines keep their numbers).
 // Throws InputError with a clear message when the file is missing, unreadable or not text.
 std::string read_source_file(const std::filesystem::path& path);
+
+// Reads `// kplay-NAME: REST` (a declaration or launch line) into NAME and REST, as std::regex
+// R"(^\s*//\s*kplay-([A-Za-z]+)\s*:(.*)$)" would, by hand: the regex recursed once per character and
+// overflowed the stack on a long line (tests/fuzz/fuzz_spec). A line ending in CR (CRLF text that did not
+// come through read_source_file) loses the CR; a CR anywhere else makes it no declaration.
+bool match_kplay_line(std::string_view line, std::string& name, std::string& rest);
 
 // Replaces comments and string/char literals with spaces, keeping every newline, so offsets and lines hold.
 std::string blank_comments_and_strings(std::string_view source);

@@ -7,13 +7,13 @@
 
 #include <algorithm>
 #include <cctype>
-#include <regex>
 #include <set>
 #include <sstream>
 
 #include "base/error.hpp"
 #include "base/expression.hpp"
 #include "base/text.hpp"
+#include "spec/source_scan.hpp"
 
 namespace kplay {
 
@@ -52,16 +52,15 @@ std::vector<std::string> tokenize(const std::string& text) {
 }
 
 std::vector<DeclarationLine> find_declaration_lines(std::string_view source) {
-    static const std::regex line_pattern(R"(^\s*//\s*kplay-([A-Za-z]+)\s*:(.*)$)");
     std::vector<DeclarationLine> lines;
     std::istringstream text{std::string(source)};
     std::string line;
     int number = 0;
     while (std::getline(text, line)) {
         ++number;
-        std::smatch match;
-        if (!std::regex_match(line, match, line_pattern)) continue;
-        lines.push_back({number, match[1], tokenize(match[2])});
+        std::string name, rest;
+        if (!match_kplay_line(line, name, rest)) continue;
+        lines.push_back({number, name, tokenize(rest)});
     }
     return lines;
 }
