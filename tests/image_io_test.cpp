@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <stb_image_write.h>
+#include <zlib.h>
 
 #include "base/default_image.hpp"
 #include "base/error.hpp"
@@ -120,4 +121,91 @@ TEST(ImageIo, ResizeScalesEachPlaneAndKeepsFlatColours) {
     EXPECT_EQ(scaled.planes[2 * n + 63], 255);  // the right edge bright
     EXPECT_THROW(kplay::resize_image(image, 0, 10), kplay::InputError);
     EXPECT_THROW(kplay::resize_image(image, kplay::kMaxImageSide + 1, 10), kplay::InputError);
+}
+
+// Found by tests/fuzz (fuzz_image): a JPEG Huffman table of more than 256 symbols overran stb_image's
+// tables (memory corruption); it is a corrupt file now.
+TEST(ImageIo, OversizedJpegHuffmanTableIsCorrupt) {
+    std::string jpeg = "\xFF\xD8\xFF\xC4";
+    jpeg += std::string("\x00\x13\x00", 3);   // DHT length 19, class 0 table 0
+    jpeg += std::string(16, '\x11');          // 16 x 17 = 272 symbols
+    jpeg += std::string(272, '\x01');
+    jpeg += "\xFF\xD9";
+    // stb also finds the start of a JPEG after FF fill bytes.
+    for (const std::string& bytes : {jpeg, std::string(13, '\xFF') + jpeg}) {
+        try {
+            decode_image(bytes, "bad.jpg");
+            ADD_FAILURE() << "expected an InputError";
+        } catch (const InputError& error) {
+            EXPECT_NE(std::string(error.what()).find("Huffman table"), std::string::npos) << error.what();
+        }
+    }
+}
+
+// Found by tests/fuzz (fuzz_image): a PNG whose chunk claims 2 GiB made stb_image allocate 2 GiB before
+// finding the file too short; it is a corrupt file now.
+TEST(ImageIo, APngChunkPastTheEndIsCorrupt) {
+    std::string png("\x89PNG\r\n\x1a\n", 8);
+    png += std::string("\x00\x00\x00\x0dIHDR\x00\x00\x00\x02\x00\x00\x00\x02\x08\x02\x00\x00\x00\x00\x00\x00\x00", 25);
+    png += std::string("\x7f\xff\xff\xf0IDAT\x78\x9c", 10);
+    try {
+        decode_image(png, "bad.png");
+        FAIL() << "expected an InputError";
+    } catch (const InputError& error) {
+        EXPECT_NE(std::string(error.what()).find("runs past the end"), std::string::npos) << error.what();
+    }
+}
+
+namespace {
+// A PNG of the given chunks after a 2x2 RGB header (stb does not check CRCs, so they are left zero).
+std::string png_2x2_rgb(const std::vector<std::string>& idat_chunks) {
+    auto chunk = [](const std::string& type, const std::string& data) {
+        std::string out;
+        for (int shift : {24, 16, 8, 0}) out += static_cast<char>((data.size() >> shift) & 0xFF);
+        return out + type + data + std::string(4, '\0');
+    };
+    std::string png("\x89PNG\r\n\x1a\n", 8);
+    png += chunk("IHDR", std::string("\x00\x00\x00\x02\x00\x00\x00\x02\x08\x02\x00\x00\x00", 13));
+    for (const std::string& data : idat_chunks) png += chunk("IDAT", data);
+    return png + chunk("IEND", "");
+}
+
+std::string zlib_of(const std::string& raw) {
+    uLongf length = compressBound(raw.size());
+    std::string out(length, '\0');
+    if (compress2(reinterpret_cast<Bytef*>(out.data()), &length, reinterpret_cast<const Bytef*>(raw.data()), raw.size(), 9) != Z_OK)
+        ADD_FAILURE() << "zlib failed";
+    out.resize(length);
+    return out;
+}
+
+// Two rows of filter byte 0 and two RGB pixels.
+const std::string kRows2x2("\x00\x10\x20\x30\x40\x50\x60\x00\x70\x80\x90\xA0\xB0\xC0", 14);
+}  // namespace
+
+// Found by tests/fuzz (fuzz_image, UBSan): stb copied a leading zero-length IDAT chunk with
+// memcpy(NULL, data, 0). Such a chunk is valid PNG; the file decodes as it would without it.
+TEST(ImageIo, AnEmptyFirstIdatChunkDecodesAsWithoutIt) {
+    const PlanarImage plain = decode_image(png_2x2_rgb({zlib_of(kRows2x2)}), "plain.png");
+    const PlanarImage with_empty = decode_image(png_2x2_rgb({"", zlib_of(kRows2x2), ""}), "empty-idat.png");
+    ASSERT_EQ(plain.width, 2);
+    EXPECT_EQ(plain.planes[0], 0x10);
+    EXPECT_EQ(plain.planes[3], 0xA0);
+    EXPECT_EQ(with_empty.planes, plain.planes);
+    // Only empty chunks: no image data at all is a clear error, not a crash.
+    EXPECT_THROW(decode_image(png_2x2_rgb({""}), "no-data.png"), InputError);
+}
+
+// A 2x2 PNG whose IDAT inflates to 16 MiB (8 KiB of zlib): stb grew its output to hold it all (by doubling,
+// up to 4 GiB for a file of a few MiB). The decode is now held to what a 2x2 image needs.
+TEST(ImageIo, APngThatInflatesPastItsSizeIsCorrupt) {
+    std::string raw = kRows2x2 + std::string(16u << 20, '\0');
+    const std::string bomb = png_2x2_rgb({zlib_of(raw)});
+    ASSERT_LT(bomb.size(), 64u << 10);
+    try {
+        decode_image(bomb, "bomb.png");
+        FAIL() << "expected an InputError";
+    } catch (const InputError& error) {
+        EXPECT_NE(std::string(error.what()).find("inflates past what a 2x2 image needs"), std::string::npos) << error.what();
+    }
 }

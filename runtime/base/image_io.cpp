@@ -9,6 +9,15 @@
 #define STBI_NO_STDIO
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #define STB_IMAGE_RESIZE_IMPLEMENTATION
+// stb_image allocates through these, so that one decode can be held to what its header's size needs.
+#define STBI_MALLOC(size) kplay::stbi_budget_malloc(size)
+#define STBI_REALLOC(pointer, size) kplay::stbi_budget_realloc(pointer, size)
+#define STBI_FREE(pointer) std::free(pointer)
+#include <cstdlib>
+namespace kplay {
+void* stbi_budget_malloc(size_t size);
+void* stbi_budget_realloc(void* pointer, size_t size);
+}  // namespace kplay
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -24,6 +33,7 @@
 #endif
 
 #include <memory>
+#include <optional>
 
 #include "base/cache_dir.hpp"
 #include "base/error.hpp"
@@ -31,6 +41,39 @@
 namespace kplay {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// A PNG's zlib stream can inflate to far more than its header's image needs: stb grows its output by
+// doubling up to 4 GiB, so a few MiB of crafted IDAT data made one decode allocate gigabytes. While a
+// decode runs, no single allocation may exceed the budget its header's size allows (the 16-bit RGBA
+// image twice over, the file's own bytes and 1 MiB of slack); a larger one fails, stb reports
+// "outofmem", and decode_image names the real cause.
+struct DecodeBudget {
+    size_t max_allocation = 0;  // 0: no decode running, no limit
+    bool exceeded = false;
+};
+thread_local DecodeBudget decode_budget;
+
+// Sets the budget for one decode and clears it when the decode ends, however it ends.
+class ScopedDecodeBudget {
+public:
+    explicit ScopedDecodeBudget(size_t max_allocation) noexcept { decode_budget = {max_allocation, false}; }
+    ~ScopedDecodeBudget() noexcept { decode_budget = {}; }
+    ScopedDecodeBudget(const ScopedDecodeBudget&) = delete;
+    ScopedDecodeBudget& operator=(const ScopedDecodeBudget&) = delete;
+};
+
+bool over_budget(size_t size) {
+    if (decode_budget.max_allocation == 0 || size <= decode_budget.max_allocation) return false;
+    decode_budget.exceeded = true;
+    return true;
+}
+
+}  // namespace
+
+void* stbi_budget_malloc(size_t size) { return over_budget(size) ? nullptr : std::malloc(size); }
+void* stbi_budget_realloc(void* pointer, size_t size) { return over_budget(size) ? nullptr : std::realloc(pointer, size); }
 
 namespace {
 
@@ -60,6 +103,70 @@ bool peek_image_size(const std::string& bytes, int64_t& width, int64_t& height) 
     return false;
 }
 
+// The stb_image this builds against (Debian's 2.27) trusts a JPEG's Huffman table header: 16 code counts
+// summing to more than 256 symbols overrun its 257-entry tables (found by tests/fuzz/fuzz_image; newer stb
+// rejects such a table). stb reads a DHT segment only after an FF C4 byte pair, so each such pair is read
+// here as stb would read it, and one whose table would overrun makes the file corrupt. Data that merely
+// contains FF C4 (inside an ICC profile, say) and does not parse as such a table is left alone. Only a
+// PNG is never read as a JPEG (stb finds a JPEG's start after any number of FF fill bytes).
+bool has_oversized_huffman_table(const std::string& bytes) {
+    auto byte = [&](size_t at) { return at < bytes.size() ? static_cast<unsigned char>(bytes[at]) : 0u; };
+    if (bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0) return false;
+    for (size_t marker = bytes.find("\xFF\xC4"); marker != std::string::npos; marker = bytes.find("\xFF\xC4", marker + 1)) {
+        size_t at = marker + 2;
+        int64_t left = ((int64_t{byte(at)} << 8) | byte(at + 1)) - 2;
+        at += 2;
+        while (left > 0 && at < bytes.size()) {
+            const unsigned q = byte(at++);
+            if ((q >> 4) > 1 || (q & 15) > 3) break;  // stb rejects the header itself
+            int64_t symbols = 0;
+            for (int i = 0; i < 16; ++i) symbols += byte(at++);
+            if (symbols > 256) return true;
+            at += static_cast<size_t>(symbols);
+            left -= 17 + symbols;
+        }
+    }
+    return false;
+}
+
+// stb_image grows its buffer for a PNG's IDAT chunk to the length the chunk header claims before reading
+// it, so a tiny file claiming a 2 GiB chunk made it allocate 2 GiB (found by tests/fuzz/fuzz_image). A
+// chunk before IEND that runs past the end of the file makes the file corrupt here, first.
+bool has_png_chunk_past_end(const std::string& bytes) {
+    if (bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0) return false;
+    auto byte = [&](size_t at) { return static_cast<uint64_t>(static_cast<unsigned char>(bytes[at])); };
+    for (size_t at = 8; at + 8 <= bytes.size();) {
+        if (bytes.compare(at + 4, 4, "IEND") == 0) return false;
+        const uint64_t length = (byte(at) << 24) | (byte(at + 1) << 16) | (byte(at + 2) << 8) | byte(at + 3);
+        if (length + 12 > bytes.size() - at) return true;  // data and CRC must fit
+        at += 12 + static_cast<size_t>(length);
+    }
+    return false;
+}
+
+// A zero-length IDAT chunk is valid PNG, but stb copies it with memcpy(NULL, data, 0) when it comes first
+// (undefined behaviour, found by tests/fuzz/fuzz_image). Returns the file without its empty IDAT chunks,
+// or nothing when it has none. Call only on a file whose chunks all fit (has_png_chunk_past_end false).
+std::optional<std::string> png_without_empty_idat(const std::string& bytes) {
+    if (bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0) return std::nullopt;
+    auto byte = [&](size_t at) { return static_cast<uint64_t>(static_cast<unsigned char>(bytes[at])); };
+    std::string kept = bytes.substr(0, 8);
+    bool dropped = false;
+    for (size_t at = 8; at < bytes.size();) {
+        if (at + 12 > bytes.size() || bytes.compare(at + 4, 4, "IEND") == 0) {  // IEND and what follows stay as they are
+            kept.append(bytes, at, std::string::npos);
+            break;
+        }
+        const uint64_t length = (byte(at) << 24) | (byte(at + 1) << 16) | (byte(at + 2) << 8) | byte(at + 3);
+        const size_t chunk = 12 + static_cast<size_t>(length);
+        if (length == 0 && bytes.compare(at + 4, 4, "IDAT") == 0) dropped = true;
+        else kept.append(bytes, at, chunk);
+        at += chunk;
+    }
+    if (!dropped) return std::nullopt;
+    return kept;
+}
+
 }  // namespace
 
 PlanarImage decode_image(const std::string& bytes, const std::string& name) {
@@ -67,8 +174,12 @@ PlanarImage decode_image(const std::string& bytes, const std::string& name) {
     if (static_cast<int64_t>(bytes.size()) > kMaxImageFileBytes)
         throw InputError("Image " + name + " is too large (" + std::to_string(bytes.size() >> 20) + " MiB; the limit is " +
                          std::to_string(kMaxImageFileBytes >> 20) + " MiB).");
-    const auto* data = reinterpret_cast<const stbi_uc*>(bytes.data());
-    const int length = static_cast<int>(bytes.size());
+    if (has_oversized_huffman_table(bytes))
+        throw InputError("Cannot read " + name + ": corrupt JPEG (a Huffman table holds more than 256 symbols).");
+    const std::optional<std::string> cleaned = has_png_chunk_past_end(bytes) ? std::nullopt : png_without_empty_idat(bytes);
+    const std::string& file = cleaned ? *cleaned : bytes;
+    const auto* data = reinterpret_cast<const stbi_uc*>(file.data());
+    const int length = static_cast<int>(file.size());
     int width = 0, height = 0, channels = 0;
     if (!stbi_info_from_memory(data, length, &width, &height, &channels)) {
         const char* why = stbi_failure_reason();
@@ -84,23 +195,35 @@ PlanarImage decode_image(const std::string& bytes, const std::string& name) {
         throw InputError("Image " + name + " is " + std::to_string(width) + "x" + std::to_string(height) +
                          "; kplay accepts at most " + std::to_string(kMaxImageSide) + " pixels per side.");
 
+    // stbi_info stops at the first IDAT; decoding would allocate what a truncated chunk claims.
+    if (has_png_chunk_past_end(bytes))
+        throw InputError("Cannot decode " + name + ": corrupt PNG (a chunk runs past the end of the file).");
+
     PlanarImage image;
     image.width = width;
     image.height = height;
     image.planes.resize(3 * image.pixels());
+    const size_t rows = static_cast<size_t>(height), row_bytes = static_cast<size_t>(width) * 4 * 2 + 1;
+    const ScopedDecodeBudget budget(2 * rows * row_bytes + file.size() + (size_t{1} << 20));
+    auto decode_failure = [&] {
+        if (decode_budget.exceeded)
+            return InputError("Cannot decode " + name + ": corrupt PNG (its compressed data inflates past what a " + std::to_string(width) +
+                              "x" + std::to_string(height) + " image needs).");
+        return InputError("Cannot decode " + name + ": " + (stbi_failure_reason() ? stbi_failure_reason() : "corrupt data") + ".");
+    };
     const bool sixteen_bit = stbi_is_16_bit_from_memory(data, length);
     // Ask stb for RGB (it replicates gray and drops alpha), in 8 or 16 bits.
     if (sixteen_bit) {
         std::unique_ptr<stbi_us, void (*)(void*)> pixels(stbi_load_16_from_memory(data, length, &width, &height, &channels, 3),
                                                          stbi_image_free);
-        if (!pixels) throw InputError("Cannot decode " + name + ": " + (stbi_failure_reason() ? stbi_failure_reason() : "corrupt data") + ".");
+        if (!pixels) throw decode_failure();
         for (size_t i = 0; i < image.pixels(); ++i)
             for (int c = 0; c < 3; ++c)
                 image.planes[c * image.pixels() + i] = static_cast<uint8_t>((pixels.get()[3 * i + c] * 255u + 32767u) / 65535u);
     } else {
         std::unique_ptr<stbi_uc, void (*)(void*)> pixels(stbi_load_from_memory(data, length, &width, &height, &channels, 3),
                                                          stbi_image_free);
-        if (!pixels) throw InputError("Cannot decode " + name + ": " + (stbi_failure_reason() ? stbi_failure_reason() : "corrupt data") + ".");
+        if (!pixels) throw decode_failure();
         for (size_t i = 0; i < image.pixels(); ++i)
             for (int c = 0; c < 3; ++c) image.planes[c * image.pixels() + i] = pixels.get()[3 * i + c];
     }
