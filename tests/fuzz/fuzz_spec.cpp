@@ -1,0 +1,43 @@
+// libFuzzer target: the kernel-spec annotation parser and the task declarations (kplay-task, -sizes,
+// -buffer, -cost, -launch lines), as kplay reads a kernel file. InputError is the documented failure.
+//
+// The input's first line names the kernel file's folder under kernels_src (which sets the built-in task
+// and where `#include "reference.h"` is found); the rest is the file. A first line that is not a plain
+// lower-case name puts the file in a folder that does not exist.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/error.hpp"
+#include "spec/kernel_spec.hpp"
+#include "spec/task_declaration.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    const std::string_view input(reinterpret_cast<const char*>(data), size);
+    const size_t newline = input.find('\n');
+    const std::string_view folder = input.substr(0, newline);
+    const std::string_view source = newline == std::string_view::npos ? std::string_view() : input.substr(newline + 1);
+    const bool plain = !folder.empty() && folder.size() <= 32 &&
+                       std::all_of(folder.begin(), folder.end(), [](char c) { return (c >= 'a' && c <= 'z') || c == '_'; });
+    const std::filesystem::path path =
+        std::filesystem::path(KPLAY_FUZZ_KERNELS_DIR) / (plain ? std::string(folder) : "no_such_folder") / "fuzz_input.cu";
+    try {
+        (void)kplay::find_annotation(source);
+    } catch (const kplay::InputError&) {
+    }
+    try {
+        std::vector<std::string> notes;
+        (void)kplay::parse_task_declaration(source, path, &notes);
+    } catch (const kplay::InputError&) {
+    }
+    try {
+        const kplay::KernelSpec spec = kplay::resolve_kernel_spec(source, path);
+        (void)spec.declaration();
+        (void)spec.kernel_expressions();
+    } catch (const kplay::InputError&) {
+    }
+    return 0;
+}
