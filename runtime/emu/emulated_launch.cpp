@@ -22,7 +22,7 @@
 
 #include "emu/message_names.hpp"
 #include "emu/sandbox.hpp"
-#include "emu/subprocess.hpp"
+#include "base/subprocess.hpp"
 #include "base/unique_fd.hpp"
 
 namespace kplay {

@@ -9,7 +9,7 @@
 #include "base/cache_dir.hpp"
 #include "base/content_hash.hpp"
 #include "emu/sanitizer_runtime.hpp"
-#include "emu/subprocess.hpp"
+#include "base/subprocess.hpp"
 #include "base/error.hpp"
 #include "spec/source_scan.hpp"
 

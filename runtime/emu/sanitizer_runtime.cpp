@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "emu/host_compiler.hpp"
-#include "emu/subprocess.hpp"
+#include "base/subprocess.hpp"
 #include "base/error.hpp"
 
 namespace kplay {

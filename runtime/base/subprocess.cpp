@@ -1,12 +1,17 @@
-// posix_spawn with one pipe for both output streams; the child inherits nothing else we opened.
-#include "emu/subprocess.hpp"
+// posix_spawn with one pipe for both output streams; the child inherits nothing else we opened. It
+// leads its own process group, so that a timeout stops what it started too (ncu's and
+// compute-sanitizer's targets).
+#include "base/subprocess.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 
@@ -16,7 +21,7 @@ extern char** environ;
 
 namespace kplay {
 
-ProcessResult run_process(const std::vector<std::string>& argv) {
+ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s) {
     ProcessResult result;
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0) return result;
@@ -25,19 +30,36 @@ ProcessResult run_process(const std::vector<std::string>& argv) {
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, write_end.get(), STDOUT_FILENO);
     posix_spawn_file_actions_adddup2(&actions, write_end.get(), STDERR_FILENO);
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attributes, 0);
     std::vector<char*> args;
     for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
     args.push_back(nullptr);
     pid_t pid = -1;
-    const int spawned = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+    const int spawned = argv.empty() ? EINVAL : posix_spawnp(&pid, args[0], &actions, &attributes, args.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
     write_end.reset();  // only the child writes now: end of output is end of the child
     if (spawned != 0) {
-        result.output = std::string("could not start ") + argv[0];
+        result.output = "could not start " + (argv.empty() ? std::string("(nothing)") : argv[0]);
         return result;
     }
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
     char buffer[4096];
     for (;;) {
+        if (timeout_s > 0) {
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+            pollfd ready{read_end.get(), POLLIN, 0};
+            const int polled = left > 0 ? poll(&ready, 1, static_cast<int>(left)) : 0;
+            if (polled < 0 && errno == EINTR) continue;
+            if (polled == 0) {  // out of time: stop the whole group, then collect it below
+                result.timed_out = true;
+                kill(-pid, SIGKILL);
+                break;
+            }
+        }
         const ssize_t n = read(read_end.get(), buffer, sizeof buffer);
         if (n > 0) result.output.append(buffer, static_cast<size_t>(n));
         else if (n == 0 || errno != EINTR) break;
@@ -45,7 +67,7 @@ ProcessResult run_process(const std::vector<std::string>& argv) {
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
-    if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
+    if (WIFEXITED(status) && !result.timed_out) result.exit_code = WEXITSTATUS(status);
     return result;
 }
 
