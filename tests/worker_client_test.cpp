@@ -185,3 +185,29 @@ TEST(RealWorker, CompilesAndReportsNoDriverWithoutAGpu) {
     EXPECT_TRUE(emulated.run.check.passed);
     unsetenv("KPLAY_CUDA_DRIVER");
 }
+
+// An inspect compile comes back with its CUBIN (a shared-memory blob, not JSON), the PTX it was built
+// from and ptxas's resource report, for an sm_ arch even when `compute_` was asked and without a GPU.
+TEST(RealWorker, AnInspectCompileBringsTheCubinItsPtxAndThePtxasReport) {
+    setenv("KPLAY_CUDA_DRIVER", "/nonexistent/libcuda.so.1", 1);
+    WorkerOptions options;
+    options.worker_path = test::worker_path();
+    WorkerClient client(options);
+    CompileFileRequest compile;
+    compile.path = test::kernels_dir() / "matmul/03_tiled_static_smem.cu";
+    compile.arch = "compute_90";
+    compile.inspect = true;
+    const WorkerResult compiled = client.wait(client.submit_compile(compile));
+    unsetenv("KPLAY_CUDA_DRIVER");
+    ASSERT_TRUE(compiled.ok()) << compiled.failure_message;
+    const CompileResult& result = compiled.compile.compile;
+    ASSERT_TRUE(result.ok) << result.failure;
+    EXPECT_EQ(result.arch, "sm_90");
+    EXPECT_TRUE(result.is_cubin);
+    ASSERT_GT(result.binary.size(), 4u);
+    EXPECT_EQ(result.binary.substr(0, 4), "\x7f" "ELF");  // a CUBIN is an ELF file
+    EXPECT_NE(result.ptx.find(".entry _Z14matmul_tiled_kILi16EEvPfS0_S0_iii"), std::string::npos);
+    EXPECT_NE(result.ptx.find(".loc"), std::string::npos);  // -lineinfo
+    EXPECT_NE(result.log.find("Used 32 registers"), std::string::npos) << result.log;
+    EXPECT_EQ(result.count(Severity::warning), 0) << "ptxas's report is no diagnostic";
+}

@@ -50,9 +50,13 @@ void answer(int socket, kplay::Engine& engine, const nlohmann::json& request, bo
         case MessageKind::stats:
             response[protocol_field::body] = {{"rss_bytes", resident_bytes()}, {"device_used_bytes", engine.device_memory_in_use()}};
             break;
-        case MessageKind::compile:
-            response[protocol_field::body] = engine.compile_file(request.at(protocol_field::body).get<CompileFileRequest>());
+        case MessageKind::compile: {
+            const CompileFileResult result = engine.compile_file(request.at(protocol_field::body).get<CompileFileRequest>());
+            blobs = make_compile_blobs(result);
+            response[protocol_field::body] = result;
+            response[protocol_field::blobs] = blobs.list;
             break;
+        }
         case MessageKind::run: {
             engine.set_progress_callback([&](Phase phase, double fraction) { send_frame(socket, progress_message(id, phase, fraction)); });
             const RunReport report = engine.run(request.at(protocol_field::body).get<RunRequest>());

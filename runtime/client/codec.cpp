@@ -147,7 +147,7 @@ void from_json(const nlohmann::json& j, BufferCheck& v) {
 }
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Diagnostic, file, line, column, severity, code, message, source_line, context)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CompileResult, ok, diagnostics, log, binary, is_cubin, arch, lowered_names,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CompileResult, ok, diagnostics, log, binary, ptx, is_cubin, arch, lowered_names,
                                                 options_used, compile_ms, lookup_ms, cache_hit, failure)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KernelParam, type, name)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KernelDecl, name, is_template, is_extern_c, params, line)
@@ -351,7 +351,7 @@ void from_json(const nlohmann::json& j, RunReport& v) {
 }
 
 void to_json(nlohmann::json& j, const CompileFileRequest& v) {
-    j = {{"path", v.path.string()}, {"source", v.source}, {"arch", v.arch}, {"want_ptx", v.want_ptx}, {"defines", v.defines}};
+    j = {{"path", v.path.string()}, {"source", v.source}, {"arch", v.arch}, {"want_ptx", v.want_ptx}, {"inspect", v.inspect}, {"defines", v.defines}};
 }
 
 void from_json(const nlohmann::json& j, CompileFileRequest& v) {
@@ -360,12 +360,13 @@ void from_json(const nlohmann::json& j, CompileFileRequest& v) {
     j.at("source").get_to(v.source);
     j.at("arch").get_to(v.arch);
     j.at("want_ptx").get_to(v.want_ptx);
+    j.at("inspect").get_to(v.inspect);
     j.at("defines").get_to(v.defines);
 }
 
 void to_json(nlohmann::json& j, const CompileFileResult& v) {
     CompileResult compile = v.compile;
-    if (compile.is_cubin) compile.binary.clear();  // binary bytes are not JSON text; PTX is
+    if (compile.is_cubin) compile.binary.clear();  // binary bytes are not JSON text (the CUBIN goes as a blob); PTX is
     j = {{"compile", compile}, {"spec", v.spec}, {"spec_problem", v.spec_problem}, {"input_error", v.input_error}};
 }
 

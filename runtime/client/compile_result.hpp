@@ -15,6 +15,7 @@ struct CompileResult {
     std::vector<Diagnostic> diagnostics;
     std::string log;                                  // NVRTC's log, always read, also on success
     std::string binary;                               // CUBIN bytes, or PTX text
+    std::string ptx;                                  // for a CUBIN: the PTX it was built from (inspection)
     bool is_cubin = false;
     std::string arch;
     std::map<std::string, std::string> lowered_names; // name expression -> mangled name in the binary

@@ -77,6 +77,23 @@ ReportBlobs make_report_blobs(const RunReport& report) {
     return blobs;
 }
 
+ReportBlobs make_compile_blobs(const CompileFileResult& result) {
+    ReportBlobs blobs;
+    const std::string& binary = result.compile.binary;
+    if (!result.compile.is_cubin || binary.empty()) return blobs;
+    blobs.fds.push_back(SharedBlob::create(binary.data(), binary.size(), "cubin"));
+    blobs.list.push_back({{protocol_field::name, "cubin"}, {protocol_field::size, binary.size()}});
+    return blobs;
+}
+
+void read_compile_blobs(const nlohmann::json& list, const std::vector<UniqueFd>& fds, CompileFileResult& result) {
+    if (!list.is_array() || list.size() != fds.size() || list.size() > 1) throw ProtocolError("shared-memory blocks missing from a compile");
+    if (list.empty()) return;
+    if (list[0].at(protocol_field::name) != "cubin") throw ProtocolError("unknown shared-memory block in a compile");
+    const std::vector<unsigned char> bytes = SharedBlob::read(fds[0].get(), list[0].at(protocol_field::size).get<size_t>());
+    result.compile.binary.assign(bytes.begin(), bytes.end());
+}
+
 void read_report_blobs(const nlohmann::json& list, const std::vector<UniqueFd>& fds, RunReport& report) {
     if (!list.is_array() || list.size() != fds.size()) throw ProtocolError("shared-memory blocks missing from a result");
     auto floats = [](const std::vector<unsigned char>& bytes, const std::string& name) {

@@ -56,4 +56,8 @@ ReportBlobs make_report_blobs(const RunReport& report);
 // does not match or a size that is not a whole number of elements.
 void read_report_blobs(const nlohmann::json& list, const std::vector<UniqueFd>& fds, RunReport& report);
 
+// A compile's CUBIN (not JSON text) as a blob, and back; a PTX compile has none.
+ReportBlobs make_compile_blobs(const CompileFileResult& result);
+void read_compile_blobs(const nlohmann::json& list, const std::vector<UniqueFd>& fds, CompileFileResult& result);
+
 }  // namespace kplay

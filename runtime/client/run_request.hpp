@@ -82,7 +82,9 @@ struct RunRequest {
     bool emulation_sandbox = true;
 };
 
-// The kplay-cli command line that reproduces a request (for compute-sanitizer hints).
+// The kplay-cli arguments that reproduce a request once ("run FILE --size ... --warmup 0 --repeat 1"),
+// and them as one command line (for compute-sanitizer hints).
+std::vector<std::string> rerun_arguments(const RunRequest& request);
 std::string rerun_command(const RunRequest& request);
 
 struct CompileFileRequest {
@@ -90,6 +92,9 @@ struct CompileFileRequest {
     std::optional<std::string> source;  // use this text instead of reading the file
     std::string arch;                   // empty: the device's sm_XX, or the default PTX without a device
     bool want_ptx = false;              // PTX even when a device is present
+    // For inspection: a CUBIN for the device's sm_XX (sm_90 without a device, or `arch` made sm_), with
+    // its PTX, line info and ptxas's resource report; the CUBIN travels as a shared-memory blob.
+    bool inspect = false;
     std::vector<std::pair<std::string, std::string>> defines;
 };
 

@@ -197,7 +197,10 @@ WorkerResult WorkerClient::decode(const Pending& pending, Frame frame) {
             result.run = body.get<RunReport>();
             read_report_blobs(message.at(protocol_field::blobs), frame.fds, result.run);
             break;
-        case MessageKind::compile: result.compile = body.get<CompileFileResult>(); break;
+        case MessageKind::compile:
+            result.compile = body.get<CompileFileResult>();
+            read_compile_blobs(message.value(protocol_field::blobs, nlohmann::json::array()), frame.fds, result.compile);
+            break;
         case MessageKind::devices: result.devices = body.get<DeviceQuery>(); break;
         case MessageKind::stats:
             result.stats.rss_bytes = body.at("rss_bytes");

@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr char kMagic[8] = {'K', 'P', 'L', 'A', 'Y', 'C', 'C', '1'};
+constexpr char kMagic[8] = {'K', 'P', 'L', 'A', 'Y', 'C', 'C', '2'};  // 2: with the PTX of a CUBIN
 
 void put_u64(std::string& out, uint64_t value) { out.append(reinterpret_cast<const char*>(&value), sizeof value); }
 
@@ -49,6 +49,7 @@ std::string serialize(const CompileResult& result) {
     std::string payload;
     put_field(payload, result.binary);
     put_field(payload, result.log);
+    put_field(payload, result.ptx);
     put_field(payload, result.arch);
     put_field(payload, result.is_cubin ? "1" : "0");
     put_field(payload, std::to_string(result.compile_ms));
@@ -75,7 +76,7 @@ bool deserialize(const std::string& entry, CompileResult& result) {
     Reader reader{payload};
     std::string cubin_flag, ms;
     uint64_t count = 0;
-    if (!reader.field(result.binary) || !reader.field(result.log) || !reader.field(result.arch) ||
+    if (!reader.field(result.binary) || !reader.field(result.log) || !reader.field(result.ptx) || !reader.field(result.arch) ||
         !reader.field(cubin_flag) || !reader.field(ms) || !reader.u64(count) || count > 100000)
         return false;
     for (uint64_t i = 0; i < count; ++i) {

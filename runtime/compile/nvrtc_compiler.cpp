@@ -80,6 +80,7 @@ std::vector<std::string> nvrtc_options(const CompileRequest& request) {
     list.push_back("--gpu-architecture=" + options.arch);
     list.push_back("-std=c++17");
     if (options.lineinfo) list.push_back("-lineinfo");
+    if (options.resource_report && is_cubin_arch(options.arch)) list.push_back("--ptxas-options=-v");
     const std::filesystem::path source_dir = std::filesystem::path(request.source_path).parent_path();
     if (!source_dir.empty()) list.push_back("-I" + source_dir.string());
     for (const auto& dir : options.include_dirs) list.push_back("-I" + dir);
@@ -111,6 +112,11 @@ CompileResult compile_with_nvrtc(const CompileRequest& request) {
             KPLAY_NVRTC(nvrtcGetCUBINSize(program.get(), &size));
             result.binary.resize(size);
             KPLAY_NVRTC(nvrtcGetCUBIN(program.get(), result.binary.data()));
+            // The PTX the CUBIN was built from, for the inspect views (NVRTC keeps both).
+            KPLAY_NVRTC(nvrtcGetPTXSize(program.get(), &size));
+            result.ptx.resize(size);
+            KPLAY_NVRTC(nvrtcGetPTX(program.get(), result.ptx.data()));
+            while (!result.ptx.empty() && result.ptx.back() == '\0') result.ptx.pop_back();
         } else {
             KPLAY_NVRTC(nvrtcGetPTXSize(program.get(), &size));
             result.binary.resize(size);  // includes the terminating NUL the driver needs

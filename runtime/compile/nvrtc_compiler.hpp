@@ -13,6 +13,9 @@ namespace kplay {
 struct CompileOptions {
     std::string arch = "sm_90";  // "sm_XX": CUBIN for that exact chip; "compute_XX": PTX
     bool lineinfo = true;
+    // For a CUBIN: ptxas's resource report (-v) in the log, per function: registers, spills, stack,
+    // shared memory and barriers, read by inspect/ptxas_report with or without a GPU.
+    bool resource_report = true;
     std::vector<std::string> include_dirs;                     // searched in order after the file's own folder
     std::vector<std::pair<std::string, std::string>> defines;  // -DNAME=VALUE (VALUE may be empty)
     std::vector<std::string> extra;                            // passed through as they are

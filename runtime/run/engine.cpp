@@ -66,7 +66,8 @@ CompileFileResult Engine::compile_file(const CompileFileRequest& request) {
     std::string arch;
     try {
         source = request.source ? *request.source : read_source_file(request.path);
-        arch = choose_arch(request.arch, request.want_ptx, 0, query_devices());
+        arch = choose_arch(request.arch, request.want_ptx && !request.inspect, 0, query_devices());
+        if (request.inspect && arch.rfind("compute_", 0) == 0) arch = "sm_" + arch.substr(8);  // ptxas runs for an sm_
     } catch (const InputError& error) {
         result.input_error = error.what();
         return result;
@@ -122,7 +123,8 @@ RunReport Engine::run(const RunRequest& request) {
     } catch (const std::exception& error) {
         report.error = std::string("Unexpected error: ") + error.what();
     }
-    report.compile.binary.clear();  // the report carries diagnostics, not the binary
+    report.compile.binary.clear();  // the report carries diagnostics and the log, not the binary or its PTX
+    report.compile.ptx.clear();
     return report;
 }
 
