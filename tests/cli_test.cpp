@@ -192,3 +192,48 @@ TEST(Cli, BenchWithoutADeviceRunsOnTheEmulatedDevice) {
     EXPECT_NE(table.output.find("matmul/03_tiled_static_smem.cu"), std::string::npos) << table.output;
     EXPECT_NE(run_cli("bench --help", cache).output.find("--no-cublas"), std::string::npos);
 }
+
+// inspect needs no GPU: NVRTC's ptxas report and PTX; SASS where nvdisasm is installed, else a message
+// that says what provides it (and --sass then exits 3).
+TEST(Cli, InspectShowsResourcesAndPerLineCountsWithoutAGpu) {
+    kplay::test::TempDir cache;
+    const Result text = run_cli("inspect " + kernel("matmul/03_tiled_static_smem.cu"), cache);
+    EXPECT_EQ(text.code, 0) << text.output;
+    EXPECT_NE(text.output.find("resources  32 registers/thread"), std::string::npos) << text.output;
+    EXPECT_NE(text.output.find("2048 B static smem"), std::string::npos) << text.output;
+    EXPECT_NE(text.output.find("occupancy  8 blocks/SM of 256 threads, 100%"), std::string::npos) << text.output;
+    EXPECT_NE(text.output.find("for (int i=0; i<TW; ++i) p += ms[tr][i] * ns[i][tc];"), std::string::npos) << text.output;
+
+    const Result json = run_cli("inspect " + kernel("matmul/03_tiled_static_smem.cu") + " --json --block 32,32", cache);
+    ASSERT_EQ(json.code, 0) << json.output;
+    const auto parsed = nlohmann::json::parse(json.output.substr(json.output.find('{')));
+    EXPECT_EQ(parsed["kernel"], "matmul_tiled_k<16>");
+    EXPECT_EQ(parsed["resources"]["registers"], 32);
+    EXPECT_EQ(parsed["block_threads"], 1024);
+    EXPECT_EQ(parsed["occupancy"]["blocks_per_sm"], 2);
+    EXPECT_EQ(parsed["instructions_by_line"]["27"]["ptx"], 48);
+    ASSERT_FALSE(parsed["ptx"].empty());
+    const bool have_sass = !parsed["sass"].empty();
+    const Result sass = run_cli("inspect " + kernel("faults/01_out_of_bounds_write.cu") + " --sass", cache);
+    if (have_sass) {
+        EXPECT_EQ(sass.code, 0) << sass.output;
+        EXPECT_NE(sass.output.find("STG.E.U8"), std::string::npos) << sass.output;  // the faulting byte store
+    } else {
+        EXPECT_EQ(sass.code, 3) << sass.output;
+        EXPECT_NE(sass.output.find("cuda-nvdisasm"), std::string::npos) << sass.output;
+        EXPECT_NE(parsed["sass_problem"].get<std::string>().find("PTX works without it"), std::string::npos);
+    }
+    const Result broken = run_cli("inspect " + kernel("faults/11_syntax_error.cu"), cache);
+    EXPECT_EQ(broken.code, 1) << broken.output;
+    EXPECT_NE(broken.output.find("error"), std::string::npos) << broken.output;
+}
+
+// --find-fault looks for the line of a GPU fault; on the emulated device the run names its line itself.
+TEST(Cli, FindFaultOnTheEmulatedDeviceHasNothingMoreToFind) {
+    kplay::test::TempDir cache;
+    const Result fault = run_cli("run " + kernel("faults/01_out_of_bounds_write.cu") + " --find-fault --json", cache);
+    EXPECT_EQ(fault.code, 5) << fault.output;
+    const auto parsed = nlohmann::json::parse(fault.output.substr(fault.output.find('{')));
+    EXPECT_EQ(parsed["error_line"], 12);
+    EXPECT_TRUE(parsed["fault_locations"].empty());  // nothing to look for: the emulated device named the line
+}

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   kplay-cli run kernels_src/matmul/01_seed_naive.cu --block 32,8 --repeat 50 --json
   kplay-cli bench kernels_src/grayscale/*.cu --size 7680x4320
   kplay-cli bench kernels_src/matmul/*.cu --size 4096
+  kplay-cli inspect kernels_src/matmul/08_warp_tiling.cu --sass
 
 Exit codes: 0 ok, 1 compile error, 2 usage error, 3 input error (file, annotation, image, launch
 configuration), 4 no CUDA driver/device, 5 CUDA error at run time, 6 output does not match the reference.)");
@@ -24,6 +25,7 @@ configuration), 4 no CUDA driver/device, 5 CUDA error at run time, 6 output does
     auto compile = kplay::cli::add_compile_command(app);
     auto run = kplay::cli::add_run_command(app);
     auto bench = kplay::cli::add_bench_command(app);
+    auto inspect = kplay::cli::add_inspect_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
@@ -35,6 +37,7 @@ configuration), 4 no CUDA driver/device, 5 CUDA error at run time, 6 output does
         if (app.got_subcommand("compile")) return compile();
         if (app.got_subcommand("run")) return run();
         if (app.got_subcommand("bench")) return bench();
+        if (app.got_subcommand("inspect")) return inspect();
     } catch (const std::exception& error) {
         std::cerr << "kplay-cli: " << error.what() << "\n";
         return kplay::cli::kInputError;

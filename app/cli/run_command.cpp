@@ -1,6 +1,9 @@
 // `kplay-cli run FILE`: compile, launch, time and check one kernel; text or JSON out.
 #include <cmath>
+#include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <sstream>
 #include <iostream>
 
 #include "base/error.hpp"
@@ -13,7 +16,11 @@
 #include "diagnostic_printer.hpp"
 #include "exit_codes.hpp"
 #include "option_parsing.hpp"
+#include "inspect/fault_finder.hpp"
+#include "inspect/profiler.hpp"
+#include "profile_printer.hpp"
 #include "run/engine.hpp"
+#include "spec/source_scan.hpp"
 
 namespace kplay::cli {
 
@@ -29,8 +36,59 @@ struct RunOptionsCli {
     uint64_t seed = 1;
     double tolerance = -1;
     bool json = false, no_flush = false, in_process = false, thorough = false, no_test_sizes = false;
+    bool find_fault = false, profile = false;
+    std::vector<std::string> sections;
     double timeout = 5;
 };
+
+// kplay-cli's own path, for the finders and the profiler that run it again in a process of its own.
+std::filesystem::path own_path() {
+    std::error_code error;
+    const auto path = std::filesystem::read_symlink("/proc/self/exe", error);
+    return error ? std::filesystem::path("kplay-cli") : path;
+}
+
+nlohmann::json location_json(const FaultLocation& location) {
+    return {{"finder", std::string(name_of(location.finder))}, {"found", location.found}, {"line", location.line},
+            {"message", location.message}, {"problem", location.problem}, {"seconds", location.seconds}};
+}
+
+// "  fault line 12 (emulated device, 0.4 s): MESSAGE" and the line's text, or why the finder could not say.
+void print_location(const FaultLocation& location, const std::string& file) {
+    const std::string finder(name_of(location.finder));
+    if (!location.found) {
+        std::fprintf(stderr, "  %-10s %s\n", "no line", (finder + ": " + location.problem).c_str());
+        return;
+    }
+    std::fprintf(stderr, "  fault at   %s:%d (%s, %.1f s): %s\n", file.c_str(), location.line, finder.c_str(), location.seconds,
+                 location.message.c_str());
+    try {
+        std::istringstream lines(read_source_file(file));
+        std::string text;
+        for (int number = 1; std::getline(lines, text); ++number)
+            if (number == location.line) std::fprintf(stderr, "  %8d | %s\n", number, text.c_str());
+    } catch (const InputError&) {
+    }
+}
+
+// The line of a GPU fault: the emulated device first (no tool needed), then compute-sanitizer where it is.
+std::vector<FaultLocation> find_fault_line(const RunRequest& request, const RunReport& report, bool in_process) {
+    std::vector<FaultLocation> found;
+    const auto start = std::chrono::steady_clock::now();
+    const RunRequest rerun = emulated_rerun_request(request, report);
+    RunReport emulated;
+    if (in_process) {
+        Engine engine(default_engine_config());
+        emulated = engine.run(rerun);
+    } else {
+        WorkerClient client;
+        emulated = client.wait(client.submit_run(rerun)).run;
+    }
+    found.push_back(location_from_emulated_run(emulated));
+    found.back().seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    found.push_back(find_fault_with_sanitizer(own_path(), request, report));
+    return found;
+}
 
 int exit_code_for(const RunReport& report) {
     if (report.ok()) return report.check.passed ? kSuccess : kCheckFailed;
@@ -210,6 +268,12 @@ std::function<int()> add_run_command(CLI::App& app) {
     command->add_option("--out", o->out, "Write the output as PNG: an image output, or a matrix output's |C-R| map");
     command->add_flag("--json", o->json, "Print JSON (schema in docs/CLI.md)");
     command->add_option("--timeout", o->timeout, "Stop the kernel after this many seconds (default 5; emulated: 10)")->check(CLI::PositiveNumber);
+    command->add_flag("--find-fault", o->find_fault,
+                      "After a GPU fault: run the same launch on the emulated device, and under compute-sanitizer where it is "
+                      "installed, to find the kernel line");
+    command->add_flag("--profile", o->profile, "Run the kernel once more under Nsight Compute (ncu) and print its summary");
+    command->add_option("--sections", o->sections, "ncu sections for --profile (default: SpeedOfLight Occupancy WarpStateStats "
+                                                   "MemoryWorkloadAnalysis LaunchStats)");
     command->add_flag("--in-process", o->in_process,
                       "Run the engine in this process instead of kplay-worker (for compute-sanitizer and debuggers)");
     return [o, command] {
@@ -253,8 +317,25 @@ std::function<int()> add_run_command(CLI::App& app) {
             WorkerClient client(options);
             report = client.wait(client.submit_run(request)).run;
         }
-        if (o->json) std::cout << to_json(report).dump(2) << "\n";
-        else print_text(report);
+        std::vector<FaultLocation> locations;
+        if (o->find_fault && can_find_fault_line(report)) locations = find_fault_line(request, report, o->in_process);
+        std::optional<ProfileOutcome> profile;
+        if (o->profile && report.ok()) profile = profile_with_ncu(own_path(), request, report, o->sections.empty() ? default_profile_sections() : o->sections);
+        if (o->json) {
+            nlohmann::json out = to_json(report);
+            if (o->find_fault) {
+                out["fault_locations"] = nlohmann::json::array();
+                for (const auto& location : locations) out["fault_locations"].push_back(location_json(location));
+            }
+            if (profile) out["profile"] = profile_json(*profile);
+            std::cout << out.dump(2) << "\n";
+        } else {
+            print_text(report);
+            for (const auto& location : locations) print_location(location, o->file);
+            if (o->find_fault && !report.ok() && !report.emulated && locations.empty())
+                std::fprintf(stderr, "  no line    --find-fault looks for GPU faults that stop the context; this run did not have one\n");
+            if (profile) print_profile(*profile);
+        }
         if (report.ok() && !o->out.empty()) {
             if (!save_output(report, o->out)) return static_cast<int>(kInputError);
             if (!o->json) std::printf("  output     written to %s\n", o->out.c_str());

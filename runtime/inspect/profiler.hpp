@@ -1,0 +1,36 @@
+// Nsight Compute per run: the kernel once under ncu, in a fresh `kplay-cli run` of its own (an ncu
+// failure is only a message), its CSV read into a summary.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "client/run_report.hpp"
+#include "client/run_request.hpp"
+#include "inspect/ncu_report.hpp"
+
+namespace kplay {
+
+// SpeedOfLight, Occupancy, WarpStateStats, MemoryWorkloadAnalysis, LaunchStats.
+const std::vector<std::string>& default_profile_sections();
+
+struct ProfileOutcome {
+    std::optional<ProfileSummary> summary;
+    std::string problem;  // why there is no summary, in plain words
+    double seconds = 0;
+};
+
+// The ncu command line: the kernel (matched by its mangled name) once, clocks as they are
+// (--clock-control none), the sections and the stall metrics, CSV into `csv_path`.
+std::vector<std::string> ncu_command(const std::filesystem::path& ncu, const std::filesystem::path& cli, const RunRequest& request,
+                                     const RunReport& ran, const std::vector<std::string>& sections, const std::filesystem::path& csv_path);
+// Runs it, blocking (at most timeout_s). `ran` is a finished run of the same request (its sizes and
+// mangled name are used); `cli` is kplay-cli's path.
+ProfileOutcome profile_with_ncu(const std::filesystem::path& cli, const RunRequest& request, const RunReport& ran,
+                                const std::vector<std::string>& sections = default_profile_sections(), double timeout_s = 300);
+// The stall rows of the details page (ncu prints the requested stall metrics there) as top_stalls.
+void add_stalls_from_details(ProfileSummary& summary);
+
+}  // namespace kplay
