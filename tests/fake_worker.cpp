@@ -14,7 +14,8 @@
 //
 // With --session it plays a working worker for KernelSession's tests: `devices` gets a device list (no
 // driver and the emulated device, or one GPU with --gpu), after --devices-delay-ms N; `run` gets a
-// plausible report made from the request (its spec, sizes, a passing check, a small series to show).
+// plausible report made from the request (its spec, sizes, a passing check, a small series to show);
+// `compile` (the Inside tab's inspect compile) gets matmul step 3's recorded PTX and ptxas report.
 // A run's source steers it with lines `// fake: WORD [N]`:
 //   hang              says it is launching, then never answers (the client's watchdog must stop it)
 //   slow N            answers after N ms
@@ -23,6 +24,7 @@
 //   fail              answers a failed compile
 //   crash             dies by SIGSEGV
 //   tag NAME          the report's kernel is NAME, so a test can tell which save a result came from
+//   registers N       the inspect compile's ptxas report says N registers (default 32)
 // --log FILE appends every request it receives to FILE, one JSON line each: {"thorough", "message"}.
 #include <fcntl.h>
 #include <signal.h>
@@ -34,6 +36,7 @@
 #include <sstream>
 #include <string>
 
+#include "base/cache_dir.hpp"
 #include "base/error.hpp"
 #include "client/codec.hpp"
 #include "client/frames.hpp"
@@ -59,6 +62,7 @@ struct SessionOptions {
 struct Markers {
     bool hang = false, fail = false, crash = false;
     int slow_ms = 0, thorough_slow_ms = -1, baseline_slow_ms = 0;
+    int registers = 32;  // what the inspect compile's ptxas report says
     std::string tag;
 };
 
@@ -85,6 +89,8 @@ Markers read_markers(const std::string& source) {
             line >> markers.baseline_slow_ms;
         else if (word == "tag")
             line >> markers.tag;
+        else if (word == "registers")
+            line >> markers.registers;
     }
     return markers;
 }
@@ -199,9 +205,28 @@ void answer_session(int socket, const nlohmann::json& message, const SessionOpti
             {{protocol_field::id, id}, {protocol_field::type, "ping"}, {protocol_field::body, {{"pid", getpid()}}}});
         return;
     }
+    if (kind == MessageKind::compile) {
+        // An inspect compile: matmul step 3's PTX and ptxas report as recorded, with `registers N`.
+        const CompileFileRequest request = message.at(protocol_field::body).get<CompileFileRequest>();
+        const Markers markers = read_markers(request.source.value_or(""));
+        CompileFileResult result;
+        result.compile.ok = true;
+        result.compile.is_cubin = true;  // no CUBIN blob: the inspection says there is no SASS
+        result.compile.arch = "sm_90";
+        std::string log;
+        read_whole_file(std::string(KPLAY_TEST_DATA_DIR) + "/inspect/m3.ptx", result.compile.ptx);
+        read_whole_file(std::string(KPLAY_TEST_DATA_DIR) + "/inspect/ptxas-m3.log", log);
+        const size_t used = log.find("Used 32 registers");
+        if (used != std::string::npos) log.replace(used, 17, "Used " + std::to_string(markers.registers) + " registers");
+        result.compile.log = log;
+        result.compile.lowered_names["matmul_tiled_k<16>"] = "_Z14matmul_tiled_kILi16EEvPfS0_S0_iii";
+        send_frame(socket, {{protocol_field::id, id}, {protocol_field::type, "compile"}, {protocol_field::body, result},
+                            {protocol_field::blobs, nlohmann::json::array()}});
+        return;
+    }
     if (kind != MessageKind::run) {
         send_frame(socket, error_message(id, message.value(protocol_field::type, ""),
-                                         "the fake worker only lists devices and runs"));
+                                         "the fake worker only lists devices, runs and compiles"));
         return;
     }
     const RunRequest request = message.at(protocol_field::body).get<RunRequest>();

@@ -16,7 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "client/codec.hpp"
-#include "client/kernel_session.hpp"
+#include "session/kernel_session.hpp"
 #include "test_support.hpp"
 
 using namespace kplay;
@@ -151,32 +151,36 @@ TEST_F(KernelSessionTest, ThoroughRunsGoToTheirOwnWorker) {
     EXPECT_TRUE(runs[0]["message"]["body"]["emulation_thorough"].get<bool>());
     EXPECT_TRUE(runs[0]["message"]["body"]["emulate"].get<bool>());
 
-    // The workers number their requests independently. Have both hold request 2 at once, the main
-    // worker answering first: its answer must not pass for the thorough run's.
+    // The workers number their requests independently. Have both hold request 3 at once, the main
+    // worker answering first: its answer must not pass for the thorough run's. (The main worker's 1 and
+    // 2 are the device list and the first run's inspect compile; F5 gives the thorough worker its 2.)
+    ASSERT_TRUE(pump_until(session, [&] { return requests("compile").size() == 1; }));
+    session.rerun();
+    ASSERT_TRUE(pump_until(session, [&] { return session.results_received() == 2; }));
     session.inputs.thorough = false;
     write(matmul_file("// fake: tag second\n// fake: slow 150\n// fake: thorough-slow 600\n"));
-    ASSERT_TRUE(pump_until(session, [&] { return runs_at_worker() == 2; }));
+    ASSERT_TRUE(pump_until(session, [&] { return runs_at_worker() == 3; }));
     session.inputs.thorough = true;
     session.apply_settings();
-    ASSERT_TRUE(pump_until(session, [&] { return runs_at_worker() == 3; }));
+    ASSERT_TRUE(pump_until(session, [&] { return runs_at_worker() == 4; }));
     runs = requests("run");
-    EXPECT_FALSE(runs[1]["thorough"].get<bool>());
-    EXPECT_TRUE(runs[2]["thorough"].get<bool>());
-    ASSERT_EQ(runs[1]["message"]["id"], runs[2]["message"]["id"]) << "the test needs both workers at the same id";
-    ASSERT_TRUE(pump_until(session, [&] { return session.results_received() == 2; }));
+    EXPECT_FALSE(runs[2]["thorough"].get<bool>());
+    EXPECT_TRUE(runs[3]["thorough"].get<bool>());
+    ASSERT_EQ(runs[2]["message"]["id"], runs[3]["message"]["id"]) << "the test needs both workers at the same id";
+    ASSERT_TRUE(pump_until(session, [&] { return session.results_received() == 3; }));
     EXPECT_TRUE(session.last()->thorough) << "the main worker's answer was taken for the thorough run";
     pump_for(session, 100ms);
-    EXPECT_EQ(session.results_received(), 2);
-    EXPECT_EQ(session.history().size(), 2u);
+    EXPECT_EQ(session.results_received(), 3);
+    EXPECT_EQ(session.history().size(), 3u);
 
     session.inputs.thorough = false;
     session.apply_settings();
-    ASSERT_TRUE(pump_until(session, [&] { return session.results_received() == 3; }));
+    ASSERT_TRUE(pump_until(session, [&] { return session.results_received() == 4; }));
     EXPECT_FALSE(session.last()->thorough);
     runs = requests("run");
-    ASSERT_EQ(runs.size(), 4u);
-    EXPECT_FALSE(runs[3]["thorough"].get<bool>());
-    EXPECT_FALSE(runs[3]["message"]["body"]["emulation_thorough"].get<bool>());
+    ASSERT_EQ(runs.size(), 5u);
+    EXPECT_FALSE(runs[4]["thorough"].get<bool>());
+    EXPECT_FALSE(runs[4]["message"]["body"]["emulation_thorough"].get<bool>());
 }
 
 TEST_F(KernelSessionTest, AFileEmptyOrMissingMidSaveIsRetriedNotRun) {
@@ -407,4 +411,36 @@ TEST_F(KernelSessionTest, AWorkerCrashIsAResultAndTheNextSaveRuns) {
     EXPECT_TRUE(session.last()->ok()) << session.last()->error;
     EXPECT_EQ(session.last()->kernel, "after");
     EXPECT_EQ(session.client().restarts(), 1);
+}
+
+// After each run the session asks for an inspect compile of the same text; its figures reach the
+// Inside tab and the history, and a save shows what changed since the one before.
+TEST_F(KernelSessionTest, EachRunIsInspectedAndASaveShowsWhatChanged) {
+    KernelSession session(fake());
+    session.open(write(matmul_file("// fake: registers 32\n")));
+    ASSERT_TRUE(pump_until(session, [&] { return session.inspector().current() != nullptr && !session.inspector().busy(); }));
+    const RunInspection* first = session.inspector().current();
+    EXPECT_EQ(first->run, 1);
+    EXPECT_EQ(first->inspection.resources.registers, 32);
+    EXPECT_TRUE(session.inspector().changes().empty());
+    const auto compiles = requests("compile");
+    ASSERT_EQ(compiles.size(), 1u);
+    const CompileFileRequest asked = compiles[0]["message"]["body"].get<CompileFileRequest>();
+    EXPECT_TRUE(asked.inspect);
+    EXPECT_EQ(asked.source.value_or(""), matmul_file("// fake: registers 32\n"));  // the text that ran, not a re-read
+
+    std::this_thread::sleep_for(50ms);
+    write(matmul_file("// fake: registers 40\n"));
+    ASSERT_TRUE(pump_until(session, [&] { return session.inspector().current() && session.inspector().current()->run == 2 && !session.inspector().busy(); }));
+    EXPECT_EQ(describe_changes(session.inspector().changes()), "registers 32 \u2192 40");
+    ASSERT_EQ(session.history().size(), 2u);
+    EXPECT_EQ(session.history()[0].registers, 32);
+    EXPECT_EQ(session.history()[1].registers, 40);
+    EXPECT_EQ(session.history()[1].spill_bytes, 0);
+
+    // F5 on the same text runs again but asks for no new inspection: nothing inside changed.
+    session.rerun();
+    ASSERT_TRUE(pump_until(session, [&] { return session.results_received() == 3; }));
+    pump_for(session, 200ms);
+    EXPECT_EQ(requests("compile").size(), 2u);
 }

@@ -8,10 +8,31 @@
 
 #include "frame_stats.hpp"
 #include "image_views.hpp"
-#include "client/kernel_session.hpp"
+#include "session/kernel_session.hpp"
 #include "series_view.hpp"
 
+struct ImFont;
+
 namespace kplay::window {
+
+// The Inside panel's UI state: the source line hovered or selected (its PTX and SASS are highlighted),
+// what the listings are diffed against, and what it drew (for the tests and the state dump).
+struct InsideState {
+    int hovered_line = 0;   // this frame's (0: none)
+    int shown_hover = 0;    // last frame's, which this frame highlights
+    int selected_line = 0;  // clicked; the other panes scroll to it once
+    bool scroll_pending = false;
+    int clicked_pane = -1;  // the pane the selection came from (it does not scroll)
+    int highlighted_line = 0;
+    int diff_against = 0;   // 0: the listings themselves; -1: the previous text; N > 0: run N
+    // The diff shown, kept while its two inspections are the same (diffing a large SASS per frame is too slow).
+    std::string diff_key;
+    std::vector<std::pair<int, std::string>> ptx_diff, sass_diff;  // (-1 removed / 0 same / +1 added, text)
+    int ptx_added = 0, ptx_removed = 0, sass_added = 0, sass_removed = 0;
+    bool diff_truncated = false;
+    std::array<std::array<float, 4>, 3> pane_rects{};  // source, PTX, SASS
+    std::array<int, 3> highlighted{};                  // rows linked to the highlighted line in each pane
+};
 
 // One entry of the kernel picker: a file under kernels_src and the first line of its header comment.
 struct KernelEntry {
@@ -29,8 +50,12 @@ struct AppState {
     std::string path_box;
     std::string image_box;
     std::string status_message;
-    std::string output_dir;
-    std::string font;  // the font file drawn with (empty: ImGui's bitmap font), as the log names it  // where Ctrl+S saves the output PNG: shown and changeable in the File menu
+    std::string output_dir;  // where Ctrl+S saves the output PNG: shown and changeable in the File menu
+    std::string font;        // the font file drawn with (empty: ImGui's bitmap font), as the log names it
+    ImFont* code_font = nullptr;  // monospace, for listings (null: the text font)
+    int right_tab = 0;            // 0: the output views, 1: Inside (source | PTX | SASS)
+    int requested_tab = -1;       // a tab to switch to on the next frame (Find the line, the --tab option)
+    InsideState inside;
     double status_until = 0;  // ImGui time
     bool show_shortcuts = false;
     bool focus_path_box = false;
@@ -47,9 +72,10 @@ struct AppState {
     std::array<float, 4> scalar_rect{};                // and of the scalar output view
     std::array<float, 4> bars_rect{};                  // and of the bars view
     int bars_hovered = -1;                             // the bar under the mouse, -1: none
-    float text_overflow_px = 0;
+    float text_overflow_px = 0;                        // how far a wrapped message reached past its panel (0: none)
     std::array<float, 4> history_plot_rect{};          // the history plot (x, y, w, h), its points, the run hovered
-    int history_plot_points = 0, history_hovered_run = -1;                        // how far a wrapped message reached past its panel (0: none)
+    int history_plot_points = 0, history_hovered_run = -1;
+    int history_metric = 0;                            // the plot's: 0 time, 1 registers, 2 spill bytes
     float content_scale = 1;
 
     void say(const std::string& message, double seconds = 6);

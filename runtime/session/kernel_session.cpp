@@ -1,5 +1,7 @@
 // Live reload, request assembly and result handling for the window.
-#include "client/kernel_session.hpp"
+#include "session/kernel_session.hpp"
+
+#include "inspect/cuda_tools.hpp"
 
 #include <ctime>
 
@@ -65,6 +67,9 @@ void KernelSession::open(const std::filesystem::path& file, bool keep_overrides)
     file_error_.clear();
     if (!keep_overrides) overrides = {};
     hung_key_.clear();
+    inspector_.clear();
+    fault_locations_.clear();
+    profile_.reset();
     if (!watcher_.watch(file)) file_error_ = "Cannot watch " + file.string() + ": its folder does not exist.";
     load_source(Clock::now(), true, /*opened=*/true);
 }
@@ -234,6 +239,7 @@ void KernelSession::submit(bool automatic) {
             if (recent_key != key) continue;
             in_flight_ = 0;  // anything still in flight is overtaken by this answer
             in_flight_change_ = latency_start_;
+            in_flight_request_ = request;
             ++runs_submitted_;
             ++results_received_;
             accept(report, 0, true);
@@ -247,6 +253,7 @@ void KernelSession::submit(bool automatic) {
     }
     in_flight_thorough_ = inputs.thorough;
     in_flight_ = (inputs.thorough ? *thorough_client_ : client_).submit_run(request);  // an older one is now overtaken
+    in_flight_request_ = request;
     in_flight_since_ = Clock::now();
     in_flight_key_ = key;
     in_flight_change_ = automatic ? latency_start_ : std::nullopt;
@@ -300,6 +307,8 @@ void KernelSession::handle(WorkerResult result, bool from_thorough_worker) {
     // Device lists and cuBLAS baselines are asked of the main worker only.
     if (!from_thorough_worker && result.id == baseline_request_) return handle_baseline(result);
     if (!from_thorough_worker && result.id == devices_request_) return handle_devices(result);
+    if (!from_thorough_worker && inspector_.handle(result)) return;
+    if (!from_thorough_worker && result.id != 0 && result.id == fault_rerun_) return handle_fault_rerun(result);
     // The two workers number their requests independently: a run's answer counts only from the worker asked.
     if (from_thorough_worker != in_flight_thorough_) return;
     // The worker leaves out an input we already have: take it from the result on screen.
@@ -341,7 +350,11 @@ void KernelSession::accept(RunReport report, double worker_ms, bool reused) {
     // last_ is read for numbers and diagnostics only: the arrays live in shown_, not copied twice.
     last_ = std::move(report);
     last_->view = OutputView{last_->view.kind, last_->view.buffer};
+    last_request_ = in_flight_request_;
+    fault_locations_.clear();  // they were of the run before
     if (last_->ok()) record_history(*last_, worker_ms, reused);
+    if (!reused) ask_for_inspection(*last_);
+    if (find_fault_automatically && can_find_fault_line()) find_fault_line();
     latency_pending_ = in_flight_change_.has_value();
     if (latency_pending_) latency_start_ = in_flight_change_;
     ask_for_library_ceiling(*last_);
@@ -422,11 +435,90 @@ bool KernelSession::update() {
         handle(std::move(*result));
         changed = true;
     }
+    if (poll_background()) changed = true;
     if (thorough_client_)
         while (auto result = thorough_client_->poll()) {
             handle(std::move(*result), true);
             changed = true;
         }
+    return changed;
+}
+
+void KernelSession::ask_for_inspection(const RunReport& report) {
+    // A file that did not get to a compile (unreadable, a spec error) has nothing to show inside.
+    if (report.stage == Stage::source || report.stage == Stage::spec || source_.empty()) return;
+    std::vector<std::pair<std::string, std::string>> defines = spec_ ? spec_->defines : std::vector<std::pair<std::string, std::string>>{};
+    for (const auto& define : overrides.defines) defines.push_back(define);
+    const std::string arch = report.device && !report.emulated ? report.device->arch() : std::string();
+    std::string text_key = source_hash_;
+    for (const auto& [name, value] : defines) text_key += "|" + name + "=" + value;
+    const auto request = inspector_.request_for(file_, source_, text_key, defines, arch);
+    if (!request) return;
+    const int64_t threads = report.launch.block.volume();
+    const int run = report.ok() ? static_cast<int>(history_.size()) : 0;
+    inspector_.submitted(client_.submit_compile(*request), run, text_key, threads > 0 && threads <= 4096 ? static_cast<int>(threads) : 0);
+}
+
+// kplay-cli beside the worker: the finders and the profiler run it again in a process of their own.
+std::filesystem::path KernelSession::sibling_cli() const {
+    return (options_.worker_path.empty() ? default_worker_path() : options_.worker_path).parent_path() / "kplay-cli";
+}
+
+bool KernelSession::can_find_fault_line() const { return last_ && kplay::can_find_fault_line(*last_) && !finding_fault_line(); }
+
+void KernelSession::find_fault_line() {
+    if (!can_find_fault_line()) return;
+    fault_locations_.clear();
+    fault_rerun_ = client_.submit_run(emulated_rerun_request(last_request_, *last_));
+    const std::filesystem::path cli = sibling_cli();
+    if (find_cuda_tool(CudaTool::compute_sanitizer).found() && std::filesystem::exists(cli))
+        sanitizer_work_.start([cli, request = last_request_, report = *last_] { return find_fault_with_sanitizer(cli, request, report); });
+}
+
+void KernelSession::handle_fault_rerun(const WorkerResult& result) {
+    fault_rerun_ = 0;
+    FaultLocation location = location_from_emulated_run(result.run);
+    location.seconds = result.elapsed_ms / 1000;
+    if (!result.ok()) location.problem = "The emulated re-run did not finish: " + result.failure_message;
+    fault_locations_.insert(fault_locations_.begin(), std::move(location));  // the emulated device's first
+}
+
+int KernelSession::fault_line() const {
+    for (const auto& location : fault_locations_)
+        if (location.found) return location.line;
+    return last_ && last_->emulated ? last_->error_line : 0;
+}
+
+bool KernelSession::can_profile() const {
+    return last_ && last_->ok() && !last_->emulated && !profiling() && find_cuda_tool(CudaTool::ncu).found();
+}
+
+void KernelSession::profile_last_run() {
+    if (!can_profile()) return;
+    const std::filesystem::path cli = sibling_cli();
+    profiling_run_ = history_.empty() ? 0 : history_.back().run;
+    profile_work_.start([cli, request = last_request_, report = *last_] { return profile_with_ncu(cli, request, report); });
+}
+
+bool KernelSession::poll_background() {
+    bool changed = false;
+    if (inspector_.poll()) {
+        for (const auto& [run, resources] : inspector_.resources_by_run())
+            if (run >= 1 && run <= static_cast<int>(history_.size())) {
+                history_[run - 1].registers = resources.registers;
+                history_[run - 1].spill_bytes = resources.spill_store_bytes + resources.spill_load_bytes;
+            }
+        changed = true;
+    }
+    if (auto location = sanitizer_work_.take()) {
+        fault_locations_.push_back(std::move(*location));
+        changed = true;
+    }
+    if (auto outcome = profile_work_.take()) {
+        profile_ = std::move(*outcome);
+        profile_run_ = profiling_run_;
+        changed = true;
+    }
     return changed;
 }
 

@@ -19,6 +19,10 @@
 #include "client/run_report.hpp"
 #include "client/run_request.hpp"
 #include "client/worker_client.hpp"
+#include "inspect/fault_finder.hpp"
+#include "inspect/profiler.hpp"
+#include "session/background.hpp"
+#include "session/kernel_inspector.hpp"
 #include "spec/kernel_spec.hpp"
 
 namespace kplay {
@@ -65,6 +69,8 @@ struct HistoryEntry {
     bool ceiling_pending = false;  // recorded while its cuBLAS ceiling was still being measured
     double latency_ms = -1;  // edit -> result on screen, when the run came from a save
     double worker_ms = 0;    // request sent -> result back (compile, run, check, transfer)
+    int registers = -1;      // ptxas's figures for the kernel, once its inspection arrived (-1: not known)
+    int spill_bytes = -1;    // spill stores + loads
     double rate() const { return unit == RateUnit::flops ? gflops : gbps; }
 };
 
@@ -127,6 +133,26 @@ public:
     // Why the deferred cuBLAS ceiling of the last run could not be measured (empty while fine).
     const std::string& baseline_note() const { return baseline_note_; }
     WorkerClient& client() { return client_; }
+
+    // Inside the kernel: each run's file compiled for inspection (PTX, SASS, resources), kept per run.
+    const KernelInspector& inspector() const { return inspector_; }
+
+    // After a sticky GPU fault: the same launch again on the emulated device, and under compute-sanitizer
+    // where it is installed (in the background), each naming the line it finds.
+    bool can_find_fault_line() const;
+    void find_fault_line();
+    bool finding_fault_line() const { return fault_rerun_ != 0 || sanitizer_work_.running(); }
+    const std::vector<FaultLocation>& fault_locations() const { return fault_locations_; }
+    // The line to mark in the source: the first finder's that found one (0: none).
+    int fault_line() const;
+    bool find_fault_automatically = false;  // a setting: look as soon as a fault comes
+
+    // Nsight Compute on the last good run, in its own process in the background.
+    bool can_profile() const;
+    void profile_last_run();
+    bool profiling() const { return profile_work_.running(); }
+    const std::optional<ProfileOutcome>& profile() const { return profile_; }
+    int profile_run() const { return profile_run_; }  // the history's run it belongs to
     int watcher_descriptor() const { return watcher_.descriptor(); }
 
     LaunchOverrides overrides;
@@ -143,8 +169,20 @@ private:
     void record_history(const RunReport& report, double worker_ms, bool reused);
     void ask_for_library_ceiling(const RunReport& report);
     void apply_library_ceiling(RunReport& report) const;
+    void ask_for_inspection(const RunReport& report);
+    void handle_fault_rerun(const WorkerResult& result);
+    bool poll_background();
+    std::filesystem::path sibling_cli() const;
 
     WorkerClient client_;
+    KernelInspector inspector_;
+    RunRequest in_flight_request_, last_request_;  // the request of the run in flight, and of last_
+    uint64_t fault_rerun_ = 0;
+    std::vector<FaultLocation> fault_locations_;
+    Background<FaultLocation> sanitizer_work_;
+    Background<ProfileOutcome> profile_work_;
+    std::optional<ProfileOutcome> profile_;
+    int profile_run_ = 0, profiling_run_ = 0;
     // Thorough runs need a worker with the sanitizer runtimes preloaded: a second one, made when first asked for.
     std::unique_ptr<WorkerClient> thorough_client_;
     WorkerOptions options_;
