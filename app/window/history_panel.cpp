@@ -1,4 +1,5 @@
-// Kernel median per run (the last 200), each tied to its source hash and time; pick two runs to compare.
+// Kernel median per run (the last 200), or its registers or spills (ptxas, from the Inside tab's
+// compile of each run), each tied to its source hash and time; pick two runs to compare.
 #include <imgui.h>
 
 #include <algorithm>
@@ -19,10 +20,18 @@ void draw_history_panel(AppState& state) {
         ImGui::Text("1 run so far: median %.4f ms. Save again to see the trend.", history.front().median_ms);
         return;
     }
+    // What the plot shows: the time, or what ptxas said of the kernel (unknown runs plot as 0).
+    const char* metrics[] = {"median time", "registers", "spill bytes"};
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+    ImGui::Combo("##history_metric", &state.history_metric, metrics, 3);
     std::vector<float> medians;
-    for (const auto& h : history) medians.push_back(static_cast<float>(h.median_ms));
+    for (const auto& h : history)
+        medians.push_back(state.history_metric == 1 ? static_cast<float>(std::max(0, h.registers))
+                          : state.history_metric == 2 ? static_cast<float>(std::max(0, h.spill_bytes))
+                                                      : static_cast<float>(h.median_ms));
     char overlay[64];
-    std::snprintf(overlay, sizeof overlay, "last %.4f ms", medians.back());
+    if (state.history_metric == 0) std::snprintf(overlay, sizeof overlay, "last %.4f ms", medians.back());
+    else std::snprintf(overlay, sizeof overlay, "last %.0f %s", medians.back(), state.history_metric == 1 ? "registers" : "B spilled");
     // ImGui 1.86's plots take no negative width ("to the edge"): a width of -1 drew nothing at all, so
     // the plot is given the panel's width itself.
     const ImVec2 size(std::max(64.0f, ImGui::GetContentRegionAvail().x), ImGui::GetFontSize() * 5);
@@ -35,10 +44,12 @@ void draw_history_panel(AppState& state) {
         const int i = std::clamp(static_cast<int>(x * static_cast<float>(medians.size() - 1) + 0.5f), 0, static_cast<int>(medians.size()) - 1);
         const auto& h = history[i];
         state.history_hovered_run = h.run;
-        ImGui::SetTooltip("run %d at %s (source %s)\n%s\nmedian %.4f ms, %.1f GB/s%s\n%s", h.run, h.time_of_day.c_str(),
+        const std::string resources = h.registers >= 0 ? std::to_string(h.registers) + " registers, " + std::to_string(h.spill_bytes) + " B spilled"
+                                                       : "resources not known";
+        ImGui::SetTooltip("run %d at %s (source %s)\n%s\nmedian %.4f ms, %.1f GB/s%s\n%s\n%s", h.run, h.time_of_day.c_str(),
                           h.source_hash.c_str(), h.launch.c_str(), h.median_ms, h.gbps,
                           h.gflops > 0 ? (", " + std::to_string(static_cast<int>(h.gflops)) + " GFLOP/s").c_str() : "",
-                          h.passed ? "PASS" : "FAIL");
+                          resources.c_str(), h.passed ? "PASS" : "FAIL");
     }
     const int n = static_cast<int>(history.size());
     if (state.compare_a < 0 || state.compare_a >= n) state.compare_a = std::max(0, n - 2);
@@ -71,6 +82,10 @@ void draw_history_panel(AppState& state) {
         line("GB/s", a.gbps, b.gbps, "%.1f");
         if (a.unit == RateUnit::flops || b.unit == RateUnit::flops) line("GFLOP/s", a.gflops, b.gflops, "%.0f");
         line("compile ms", a.compile_ms, b.compile_ms, "%.1f");
+        if (a.registers >= 0 && b.registers >= 0) {
+            line("registers", a.registers, b.registers, "%.0f");
+            line("spill bytes", a.spill_bytes, b.spill_bytes, "%.0f");
+        }
         ImGui::EndTable();
     }
     ImGui::TextDisabled("A: %s %s   B: %s %s", a.source_hash.c_str(), a.time_of_day.c_str(), b.source_hash.c_str(),

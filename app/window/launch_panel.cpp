@@ -118,7 +118,16 @@ void draw_launch_panel(AppState& state) {
     if (have_launch) {
         ImGui::Separator();
         const auto& f = last->function;
-        if (last->emulated) {
+        const RunInspection* inspected = state.session.inspector().current();
+        if (last->emulated && inspected && inspected->inspection.resources.found) {
+            // The emulated device has no registers, but ptxas says what a GPU of that arch would use.
+            const KernelInspection& k = inspected->inspection;
+            ImGui::Text("%s (ptxas): %d registers/thread, %d B static smem, %d B spills", k.arch.c_str(), k.resources.registers,
+                        k.resources.static_smem_bytes, k.resources.spill_store_bytes + k.resources.spill_load_bytes);
+            if (k.occupancy)
+                wrapped_disabled("occupancy %.0f%% (%d blocks/SM, theoretical on %s); the emulated device runs on CPU threads",
+                                 100 * k.occupancy->fraction, k.occupancy->blocks_per_sm, k.arch.c_str());
+        } else if (last->emulated) {
             // Registers and occupancy belong to a GPU's compiler and SMs; the emulated device has neither.
             wrapped_disabled("emulated: no registers or occupancy; CUDA's launch limits apply");
         } else {

@@ -45,13 +45,20 @@ bool is_image_path(const std::filesystem::path& path) {
 }
 
 // Returns the font used, for the log and the state dump.
-FontChoice load_fonts(float scale) {
+// The code font (monospace, for the Inside panel's listings) goes into `code_font`; the text font is
+// the default one.
+FontChoice load_fonts(float scale, ImFont*& code_font) {
     ImGuiIO& io = ImGui::GetIO();
     const FontChoice choice = choose_font();
-    if (!choice.path.empty() && io.Fonts->AddFontFromFileTTF(choice.path.c_str(), 16.0f * scale)) return choice;
-    ImFontConfig config;
-    config.SizePixels = 13.0f * scale;
-    io.Fonts->AddFontDefault(&config);
+    const bool text_loaded = !choice.path.empty() && io.Fonts->AddFontFromFileTTF(choice.path.c_str(), 16.0f * scale);
+    if (!text_loaded) {
+        ImFontConfig config;
+        config.SizePixels = 13.0f * scale;
+        io.Fonts->AddFontDefault(&config);
+    }
+    const FontChoice code = choose_font(FontRole::code);
+    code_font = code.path.empty() ? nullptr : io.Fonts->AddFontFromFileTTF(code.path.c_str(), 14.0f * scale);
+    if (text_loaded) return choice;
     return choice.path.empty() ? choice : FontChoice{"", "ImGui's built-in bitmap font (" + choice.path + " did not load)"};
 }
 
@@ -92,7 +99,21 @@ void draw_layout(AppState& state, int width, int height) {
                                         IM_COL32(70, 70, 70, 255));
     ImGui::SameLine(0, 0);
     ImGui::BeginChild("right", ImVec2(0, full_height), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-    draw_images_panel(state);
+    // The output views, or inside the kernel (source | PTX | SASS).
+    if (ImGui::BeginTabBar("right_tabs")) {
+        const char* names[] = {"Output", "Inside"};
+        for (int tab = 0; tab < 2; ++tab) {
+            const ImGuiTabItemFlags flags = state.requested_tab == tab ? ImGuiTabItemFlags_SetSelected : 0;
+            if (ImGui::BeginTabItem(names[tab], nullptr, flags)) {
+                state.right_tab = tab;
+                if (tab == 0) draw_images_panel(state);
+                else draw_inside_panel(state);
+                ImGui::EndTabItem();
+            }
+        }
+        state.requested_tab = -1;
+        ImGui::EndTabBar();
+    }
     ImGui::EndChild();
     ImGui::End();
 }
@@ -114,6 +135,13 @@ int main(int argc, char** argv) {
     app.add_option("--screenshot", screenshot, "Write the window as PNG after --frames frames following the first result, then exit");
     app.add_option("--frames", frames_after_result, "Frames to render after the first result before the screenshot");
     app.add_option("--dump-state", dump_state, "Keep writing what the window shows as JSON to this file (and at exit)");
+    std::string tab;
+    int select_line = 0;
+    bool find_fault = false, profile = false;
+    app.add_option("--tab", tab, "Open this tab on the right: output or inside (source | PTX | SASS)")->check(CLI::IsMember({"output", "inside"}));
+    app.add_option("--select-line", select_line, "Select this source line in the Inside tab, as a click would (its PTX and SASS light up)");
+    app.add_flag("--find-fault", find_fault, "After a GPU fault, look for its line at once (as the setting does)");
+    app.add_flag("--profile", profile, "Profile the first good GPU run with Nsight Compute (as the Profile button does)");
     std::vector<std::string> test_drops;
     app.add_option("--test-drop", test_drops, "For tests: after the first result, drop these paths on the window (through GLFW's drop callback)")
         ->group("");
@@ -149,7 +177,8 @@ int main(int argc, char** argv) {
     ImGui::StyleColorsDark();
     ImGui::GetStyle().ScaleAllSizes(scale);
     ImGui::GetStyle().FrameRounding = 3;
-    const FontChoice font = load_fonts(scale);
+    ImFont* code_font = nullptr;
+    const FontChoice font = load_fonts(scale, code_font);
     std::fprintf(stderr, "kplay: font: %s%s%s\n", font.description.c_str(), font.path.empty() ? "" : ", ", font.path.c_str());
     ImGui_ImplGlfw_InitForOpenGL(window, true);
     ImGui_ImplOpenGL3_Init("#version 330 core");
@@ -161,6 +190,7 @@ int main(int argc, char** argv) {
     views.load_shaders();
     AppState state{session, views};
     state.font = font.path;
+    state.code_font = code_font;
     state.content_scale = scale;
     state.left_width = saved.left_width * scale / std::max(1.0f, scale);
     state.kernels = list_kernels(kernels_dir());
@@ -182,7 +212,11 @@ int main(int argc, char** argv) {
         session.overrides.smem = saved.smem;
         session.overrides.args = saved.args;
     }
+    session.find_fault_automatically = find_fault || saved.find_fault_automatically;
     session.open(kernel, /*keep_overrides=*/true);
+    if (tab == "inside") state.requested_tab = 1;
+    state.inside.selected_line = std::max(0, select_line);
+    state.inside.scroll_pending = select_line > 0;
     if (!size.empty() && !session.set_size_text(size)) std::fprintf(stderr, "kplay: --size %s: %s\n", size.c_str(), session.notice().c_str());
 
     // Wakes the loop as soon as a save arrives (inotify), so an idle window reacts without polling.
@@ -251,7 +285,14 @@ int main(int argc, char** argv) {
         glClear(GL_COLOR_BUFFER_BIT);
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
-        if (frames_since_result < 0 && session.results_received() > 0) frames_since_result = 0;
+        if (profile && session.can_profile()) {
+            session.profile_last_run();
+            profile = false;
+        }
+        // A screenshot waits for what follows the result too: the inspection, a fault's line, a profile.
+        const bool settled = session.results_received() > 0 && !session.inspector().busy() && !session.finding_fault_line() &&
+                             !session.profiling() && !(profile && session.can_profile());
+        if (frames_since_result < 0 && settled) frames_since_result = 0;
         if (frames_since_result >= 0) ++frames_since_result;
         const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         const bool screenshot_due = !screenshot.empty() && (frames_since_result >= frames_after_result || elapsed > 60);

@@ -58,6 +58,14 @@ void draw_menu_bar(AppState& state, const std::vector<KeyPress>& presses) {
     if (ImGui::BeginMenu("Run")) {
         if (ImGui::MenuItem("Recompile", "Ctrl+R")) state.session.recompile();
         if (ImGui::MenuItem("Run again", "F5")) state.session.rerun();
+        ImGui::Separator();
+        if (ImGui::MenuItem("Find the line of the GPU fault", nullptr, false, state.session.can_find_fault_line())) {
+            state.session.find_fault_line();
+            state.requested_tab = 1;
+        }
+        ImGui::MenuItem("Find the line of each GPU fault at once", nullptr, &state.session.find_fault_automatically);
+        if (ImGui::MenuItem("Profile with Nsight Compute", nullptr, false, state.session.can_profile())) state.session.profile_last_run();
+        ImGui::Separator();
         if (ImGui::MenuItem("Restart the worker")) {
             state.session.client().reset_crash_loop();
             state.session.rerun();

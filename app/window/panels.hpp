@@ -21,5 +21,6 @@ void draw_diagnostics_panel(AppState& state);  // diagnostics_panel.cpp
 void draw_printf_panel(AppState& state);       // printf_panel.cpp: the emulated device's printf lines and warnings
 void draw_history_panel(AppState& state);      // history_panel.cpp: plot, compare, export
 void draw_images_panel(AppState& state);       // images_panel.cpp: input | output | difference, or error map
+void draw_inside_panel(AppState& state);       // inside_panel.cpp: source | PTX | SASS linked by line, resources
 
 }  // namespace kplay::window

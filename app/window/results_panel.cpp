@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "editor_launcher.hpp"
+#include "base/text.hpp"
 #include "client/verdict.hpp"
 #include "panels.hpp"
 #include "wrapped_text.hpp"
@@ -37,6 +38,61 @@ void wrapped_row(const char* label, const std::string& text, const ImVec4* colou
     else ImGui::TextUnformatted(text.c_str());
     ImGui::PopTextWrapPos();
 }
+// After a GPU fault: the button that finds its line, and what the finders said, each line a button
+// that opens it in the editor.
+void draw_fault_line(AppState& state) {
+    KernelSession& session = state.session;
+    if (session.can_find_fault_line()) {
+        if (ImGui::Button("Find the line")) {
+            session.find_fault_line();
+            state.requested_tab = 1;  // the line is marked in the Inside tab's source
+        }
+        ImGui::SameLine();
+        ImGui::TextDisabled("the same launch on the emulated device (and compute-sanitizer)");
+    }
+    if (session.finding_fault_line()) ImGui::TextDisabled("Looking for the line...");
+    for (const auto& location : session.fault_locations()) {
+        const std::string finder(name_of(location.finder));
+        if (!location.found) {
+            ImGui::TextDisabled("%s: %s", finder.c_str(), location.problem.c_str());
+            continue;
+        }
+        wrapped_colored(kRed, "Line %d (%s, %.1f s): %s", location.line, finder.c_str(), location.seconds, location.message.c_str());
+        ImGui::PushID(finder.c_str());
+        if (ImGui::SmallButton(("Open line " + std::to_string(location.line) + " in the editor").c_str())) {
+            const std::string opened = open_in_editor(session.file().string(), location.line);
+            state.say(opened.empty() ? "Opened line " + std::to_string(location.line) : opened);
+        }
+        ImGui::PopID();
+    }
+}
+
+// Nsight Compute's summary of a run, beside its figures.
+void draw_profile(AppState& state) {
+    KernelSession& session = state.session;
+    if (session.can_profile() && ImGui::SmallButton("Profile (Nsight Compute)")) session.profile_last_run();
+    if (session.profiling()) ImGui::TextDisabled("Profiling under ncu...");
+    const auto& profile = session.profile();
+    if (!profile) return;
+    if (!profile->summary) {
+        ImGui::TextDisabled("Profile: %s", profile->problem.c_str());
+        return;
+    }
+    const ProfileSummary& p = *profile->summary;
+    auto pct = [](double value) { return value < 0 ? std::string("n/a") : short_number(value) + "%"; };
+    ImGui::Text("Profile of run %d (ncu, clocks as they are): %s ns", session.profile_run(), p.duration_ns < 0 ? "n/a" : short_number(p.duration_ns).c_str());
+    ImGui::Text("SM %s, memory %s, DRAM %s of peak", pct(p.sm_throughput_pct).c_str(), pct(p.memory_throughput_pct).c_str(),
+                pct(p.dram_throughput_pct).c_str());
+    ImGui::Text("occupancy %s achieved of %s; L1 hit %s, L2 hit %s", pct(p.achieved_occupancy_pct).c_str(), pct(p.theoretical_occupancy_pct).c_str(),
+                pct(p.l1_hit_pct).c_str(), pct(p.l2_hit_pct).c_str());
+    if (!p.top_stalls.empty()) {
+        std::string stalls;
+        for (const auto& stall : p.top_stalls) stalls += (stalls.empty() ? "" : ", ") + stall.name + " " + short_number(stall.cycles_per_issue);
+        wrapped_colored(ImVec4(0.8f, 0.8f, 0.8f, 1), "top stalls: %s (cycles per issued instruction)", stalls.c_str());
+    }
+    for (const auto& advice : p.advice) wrapped_colored(ImVec4(0.6f, 0.6f, 0.6f, 1), "ncu: %s", advice.c_str());
+}
+
 }  // namespace
 
 void draw_results_panel(AppState& state) {
@@ -63,8 +119,9 @@ void draw_results_panel(AppState& state) {
                 state.say("Copied " + where + (opened.empty() ? "" : ". " + opened));
             }
         }
+        draw_fault_line(state);
         if (!r.fault.sanitizer_command.empty()) {
-            ImGui::TextWrapped("To find the line: %s", r.fault.sanitizer_command.c_str());
+            ImGui::TextDisabled("or by hand: %s", r.fault.sanitizer_command.c_str());
             if (ImGui::SmallButton("Copy command")) ImGui::SetClipboardText(r.fault.sanitizer_command.c_str());
         }
         ImGui::PopTextWrapPos();
@@ -134,6 +191,7 @@ void draw_results_panel(AppState& state) {
     if (!session.history().empty() && session.history().back().worker_ms > 0)
         row("in the worker", "%.1f ms (compile, run, check, transfer back)", session.history().back().worker_ms);
     ImGui::EndTable();
+    if (r.ok()) draw_profile(state);
 }
 
 }  // namespace kplay::window

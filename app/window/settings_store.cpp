@@ -31,6 +31,7 @@ SavedSettings load_settings() {
         if (json.contains("smem")) settings.smem = json["smem"].get<int64_t>();
         settings.args = json.value("args", settings.args);
         settings.output_dir = json.value("output_dir", "");
+        settings.find_fault_automatically = json.value("find_fault_automatically", false);
     } catch (const nlohmann::json::exception&) {
         return SavedSettings{};
     }
@@ -42,7 +43,8 @@ void save_settings(const AppState& state, int window_w, int window_h) {
     nlohmann::json json = {{"kernel", session.file().string()}, {"image", session.inputs.image_path},
                            {"sizes", session.inputs.sizes},
                            {"left_width", state.left_width}, {"window_w", window_w}, {"window_h", window_h},
-                           {"args", session.overrides.args}, {"output_dir", state.output_dir}};
+                           {"args", session.overrides.args}, {"output_dir", state.output_dir},
+                           {"find_fault_automatically", session.find_fault_automatically}};
     if (session.overrides.block) json["block"] = *session.overrides.block;
     if (session.overrides.grid) json["grid"] = *session.overrides.grid;
     if (session.overrides.smem) json["smem"] = *session.overrides.smem;

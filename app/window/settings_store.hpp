@@ -25,6 +25,7 @@ struct SavedSettings {
     std::map<std::string, std::string> args;
     int window_w = 1600, window_h = 1000;
     std::string output_dir;  // where Ctrl+S saves; empty: the folder kplay was started in
+    bool find_fault_automatically = false;  // look for a GPU fault's line as soon as it comes
 };
 
 SavedSettings load_settings();  // defaults when absent or unreadable

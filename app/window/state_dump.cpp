@@ -12,6 +12,45 @@
 
 namespace kplay::window {
 
+namespace {
+
+// The Inside tab: the newest inspection's figures, what changed, the linked rows, the fault's line.
+nlohmann::json inside_dump(const AppState& state) {
+    const KernelSession& session = state.session;
+    const KernelInspector& inspector = session.inspector();
+    nlohmann::json inside = {{"busy", inspector.busy()},
+                             {"highlighted_line", state.inside.highlighted_line},
+                             {"highlighted_rows", state.inside.highlighted},
+                             {"pane_rects", state.inside.pane_rects},
+                             {"diff_against", state.inside.diff_against},
+                             {"diff", {{"ptx_added", state.inside.ptx_added}, {"ptx_removed", state.inside.ptx_removed},
+                                       {"sass_added", state.inside.sass_added}, {"sass_removed", state.inside.sass_removed}}},
+                             {"fault_line", session.fault_line()},
+                             {"finding_fault_line", session.finding_fault_line()}};
+    nlohmann::json locations = nlohmann::json::array();
+    for (const auto& location : session.fault_locations())
+        locations.push_back({{"finder", std::string(name_of(location.finder))}, {"found", location.found}, {"line", location.line},
+                             {"message", location.message}, {"problem", location.problem}});
+    inside["fault_locations"] = locations;
+    if (const RunInspection* now = inspector.current()) {
+        const KernelInspection& k = now->inspection;
+        inside.update({{"run", now->run}, {"compiled", k.compiled}, {"problem", k.problem}, {"kernel", k.kernel}, {"arch", k.arch},
+                       {"registers", k.resources.registers}, {"spill_store_bytes", k.resources.spill_store_bytes},
+                       {"spill_load_bytes", k.resources.spill_load_bytes}, {"static_smem_bytes", k.resources.static_smem_bytes},
+                       {"ptx_lines", k.ptx.lines.size()}, {"sass_lines", k.sass ? k.sass->lines.size() : 0}, {"sass_problem", k.sass_problem},
+                       {"occupancy", k.occupancy ? k.occupancy->fraction : -1.0},
+                       {"changes", describe_changes(inspector.changes())}});
+        if (const RunInspection* before = inspector.previous()) inside["previous_run"] = before->run;
+    }
+    if (const auto& profile = session.profile()) {
+        inside["profile"] = {{"ok", profile->summary.has_value()}, {"problem", profile->problem}};
+        if (profile->summary) inside["profile"]["dram_throughput_pct"] = profile->summary->dram_throughput_pct;
+    }
+    return inside;
+}
+
+}  // namespace
+
 void write_state_dump(const AppState& state, const std::filesystem::path& path) {
     const KernelSession& session = state.session;
     nlohmann::json dump = {{"file", session.file().string()},
@@ -49,7 +88,8 @@ void write_state_dump(const AppState& state, const std::filesystem::path& path) 
     nlohmann::json history = nlohmann::json::array();
     for (const auto& h : session.history())
         history.push_back({{"run", h.run}, {"median_ms", h.median_ms}, {"compile_ms", h.compile_ms}, {"cache_hit", h.cache_hit},
-                           {"passed", h.passed}, {"edit_to_result_ms", h.latency_ms}, {"worker_ms", h.worker_ms}, {"reused", h.reused}});
+                           {"passed", h.passed}, {"edit_to_result_ms", h.latency_ms}, {"worker_ms", h.worker_ms}, {"reused", h.reused},
+                           {"registers", h.registers}, {"spill_bytes", h.spill_bytes}});
     dump["history"] = history;
     dump["history_plot"] = {{"rect", state.history_plot_rect}, {"points", state.history_plot_points},
                             {"hovered_run", state.history_hovered_run}};
@@ -67,6 +107,8 @@ void write_state_dump(const AppState& state, const std::filesystem::path& path) 
         dump["view"]["bars"] = state.bars_rect;
         dump["view"]["bars_hovered"] = state.bars_hovered;
     }
+    dump["right_tab"] = state.right_tab == 1 ? "inside" : "output";
+    dump["inside"] = inside_dump(state);
     if (session.last()) dump["last"] = to_json(*session.last());
     if (session.shown()) {
         const RunReport& shown = *session.shown();
