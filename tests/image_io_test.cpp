@@ -209,3 +209,11 @@ TEST(ImageIo, APngThatInflatesPastItsSizeIsCorrupt) {
         EXPECT_NE(std::string(error.what()).find("inflates past what a 2x2 image needs"), std::string::npos) << error.what();
     }
 }
+
+// Found by tests/fuzz (fuzz_image, UBSan): corrupt entropy-coded data makes stb 2.27's JPEG bit reader
+// shift by more than 31 (see tests/fuzz/CMakeLists.txt). It touches no memory, and the file is refused.
+TEST(ImageIo, AJpegWhoseBitReaderRunsDryIsRefused) {
+    EXPECT_NE(message_for(std::filesystem::path(KPLAY_TEST_DATA_DIR) / "../fuzz/corpus/image/regress_jpeg_bit_count_below_zero.jpg")
+                  .find("Cannot decode"),
+              std::string::npos);
+}
