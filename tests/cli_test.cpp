@@ -18,15 +18,9 @@ struct Result {
     std::string output;
 };
 
-std::string cli_path() {
-    // A build copied to another machine points at its kplay-cli with KPLAY_TEST_CLI.
-    const char* env = std::getenv("KPLAY_TEST_CLI");
-    return env && *env ? env : KPLAY_TEST_CLI;
-}
-
 Result run_cli(const std::string& arguments, const kplay::test::TempDir& cache) {
     const std::string command = "env KPLAY_CUDA_DRIVER=/nonexistent/libcuda.so.1 XDG_CACHE_HOME=" + cache.path().string() +
-                                " " + cli_path() + " " + arguments + " 2>&1";
+                                " " + kplay::test::cli_path().string() + " " + arguments + " 2>&1";
     Result result;
     FILE* pipe = popen(command.c_str(), "r");
     if (!pipe) return result;

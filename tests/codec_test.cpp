@@ -144,7 +144,7 @@ void fields(Walk& walk, const Diagnostic& a, const Diagnostic& b) {
     FIELD(context);
 }
 void fields(Walk& walk, const CompileResult& a, const CompileResult& b) {
-    FIELD(ok); FIELD(diagnostics); FIELD(log); FIELD(binary); FIELD(is_cubin); FIELD(arch); FIELD(lowered_names);
+    FIELD(ok); FIELD(diagnostics); FIELD(log); FIELD(binary); FIELD(ptx); FIELD(is_cubin); FIELD(arch); FIELD(lowered_names);
     FIELD(options_used); FIELD(compile_ms); FIELD(lookup_ms); FIELD(cache_hit); FIELD(failure);
 }
 void fields(Walk& walk, const KernelParam& a, const KernelParam& b) { FIELD(type); FIELD(name); }
@@ -271,7 +271,7 @@ void fields(Walk& walk, const RunReport& a, const RunReport& b) {
     FIELD(warnings);
 }
 void fields(Walk& walk, const CompileFileRequest& a, const CompileFileRequest& b) {
-    FIELD(path); FIELD(source); FIELD(arch); FIELD(want_ptx); FIELD(defines);
+    FIELD(path); FIELD(source); FIELD(arch); FIELD(want_ptx); FIELD(inspect); FIELD(defines);
 }
 void fields(Walk& walk, const CompileFileResult& a, const CompileFileResult& b) {
     FIELD(compile); FIELD(spec); FIELD(spec_problem); FIELD(input_error);
@@ -366,6 +366,7 @@ CompileResult compile_result() {
     result.diagnostics = {diagnostic};
     result.log = "nvrtc log text";
     result.binary = ".version 9.0 (PTX text)";
+    result.ptx = ".version 9.0\n.target sm_90a\n";  // a CUBIN's PTX
     result.is_cubin = true;
     result.arch = "sm_90a";
     result.lowered_names = {{"softmax_k<16>", "_Z9softmax_kILi16EEvPKfPfii"}};
@@ -589,6 +590,7 @@ TEST(Codec, CompileFileRequestRoundTripsEveryField) {
     request.source = "__global__ void k() {}";
     request.arch = "compute_90";
     request.want_ptx = true;
+    request.inspect = true;
     request.defines = {{"BLOCK", "256"}};
     round_trip("CompileFileRequest", request);
 }

@@ -594,3 +594,49 @@ TEST(GuiWindow, WithoutDejaVuTheFontComesFromFontconfig) {
     EXPECT_EQ(window.wait_exit(), 0);
     EXPECT_EQ(window.state().value("font", ""), (dir.path() / "fonts/OnlyFont.ttf").string());
 }
+
+// The Inside tab on the emulated device: ptxas's figures for sm_90 without a GPU, a selected source
+// line lit up in the PTX (the rows linked to it, counted), and an edit that changes the kernel's
+// resources shows the change. A kernel that faults has its line marked.
+TEST(GuiWindow, TheInsideTabLinksSourceToPtxAndShowsResourceChanges) {
+    if (const std::string why = why_no_display(); !why.empty()) GTEST_SKIP() << why;
+    kplay::test::TempDir dir;
+    dir.write("config/kplay/settings.json", R"({"window_w": 1600, "window_h": 1000})");
+    const std::string step3 = kplay::test::read_file(kplay::test::kernels_dir() / "matmul/03_tiled_static_smem.cu");
+    const fs::path kernel = dir.write("matmul/k.cu", step3);
+    {
+        Window window(dir, {kernel.string(), "--size", "64x64x64", "--tab", "inside", "--select-line", "27"});
+        json state = window.wait_for([](const json& s) { return s["inside"].value("run", 0) >= 1 && !s["inside"].value("busy", true); });
+        EXPECT_EQ(state.value("right_tab", ""), "inside");
+        const json& inside = state["inside"];
+        EXPECT_EQ(inside.value("kernel", ""), "matmul_tiled_k<16>");
+        EXPECT_EQ(inside.value("arch", ""), "sm_90");
+        EXPECT_EQ(inside.value("registers", 0), 32);
+        EXPECT_EQ(inside.value("static_smem_bytes", 0), 2048);
+        EXPECT_DOUBLE_EQ(inside.value("occupancy", 0.0), 1.0);
+        EXPECT_GT(inside.value("ptx_lines", 0), 100);
+        EXPECT_EQ(inside.value("highlighted_line", 0), 27);
+        EXPECT_EQ(inside["highlighted_rows"][0], 1);
+        EXPECT_GE(inside["highlighted_rows"][1].get<int>(), 48);  // the unrolled inner product's PTX
+        const int panes = inside.value("sass_lines", 0) > 0 ? 3 : 2;  // without nvdisasm, the SASS pane says why instead
+        for (int pane = 0; pane < panes; ++pane) EXPECT_GT(inside["pane_rects"][pane][2].get<double>(), 100) << "pane " << pane << " has a width";
+
+        // A tile of 32 (as the file's header suggests) needs four times the shared memory.
+        std::string wider = step3;
+        wider.replace(wider.find("kernel=matmul_tiled_k<16>"), 25, "kernel=matmul_tiled_k<32>");
+        wider.replace(wider.find("block=16,16"), 11, "block=32,32");
+        { std::ofstream(kernel, std::ios::trunc) << wider; }
+        state = window.wait_for([](const json& s) { return s["inside"].value("run", 0) >= 2 && !s["inside"].value("busy", true); });
+        EXPECT_EQ(state["inside"].value("static_smem_bytes", 0), 8192);
+        EXPECT_NE(state["inside"].value("changes", "").find("static smem 2048 \u2192 8192 B"), std::string::npos) << state["inside"].dump();
+        EXPECT_EQ(state["inside"].value("previous_run", 0), 1);
+        EXPECT_EQ(state["history"][1].value("registers", -1), state["inside"].value("registers", -2));
+    }
+    // A fault on the emulated device: its line is the one marked in the source (a folder of its own: the
+    // first window's state dump must not answer for this one).
+    kplay::test::TempDir fault_dir;
+    const fs::path fault = fault_dir.write("faults/01.cu", kplay::test::read_file(kplay::test::kernels_dir() / "faults/01_out_of_bounds_write.cu"));
+    Window window(fault_dir, {fault.string(), "--tab", "inside"});
+    const json state = window.wait_for([](const json& s) { return s["inside"].value("run", -1) >= 0 && s.contains("last") && !s["inside"].value("busy", true); });
+    EXPECT_EQ(state["inside"].value("fault_line", 0), 12) << state["inside"].dump() << state["last"].value("error", "");
+}

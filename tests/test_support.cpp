@@ -148,6 +148,11 @@ fs::path worker_path() {
     return KPLAY_TEST_WORKER;
 }
 
+fs::path cli_path() {
+    if (const char* env = std::getenv("KPLAY_TEST_CLI"); env && *env) return env;
+    return KPLAY_TEST_CLI;
+}
+
 std::vector<fs::path> kernel_files(const std::string& folder) {
     std::vector<fs::path> files;
     for (const auto& entry : fs::directory_iterator(kernels_dir() / folder))

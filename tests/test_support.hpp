@@ -52,6 +52,8 @@ FaultExpectation read_fault_expectation(const std::filesystem::path& file, const
 
 // kplay-worker of this build, or $KPLAY_WORKER for a build copied elsewhere.
 std::filesystem::path worker_path();
+// kplay-cli of this build, or $KPLAY_TEST_CLI for a build copied elsewhere.
+std::filesystem::path cli_path();
 
 // Files under kernels_src/<folder>, sorted.
 std::vector<std::filesystem::path> kernel_files(const std::string& folder);

@@ -20,10 +20,6 @@ void draw_history_panel(AppState& state) {
         ImGui::Text("1 run so far: median %.4f ms. Save again to see the trend.", history.front().median_ms);
         return;
     }
-    // What the plot shows: the time, or what ptxas said of the kernel (unknown runs plot as 0).
-    const char* metrics[] = {"median time", "registers", "spill bytes"};
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
-    ImGui::Combo("##history_metric", &state.history_metric, metrics, 3);
     std::vector<float> medians;
     for (const auto& h : history)
         medians.push_back(state.history_metric == 1 ? static_cast<float>(std::max(0, h.registers))
@@ -51,6 +47,11 @@ void draw_history_panel(AppState& state) {
                           h.gflops > 0 ? (", " + std::to_string(static_cast<int>(h.gflops)) + " GFLOP/s").c_str() : "",
                           resources.c_str(), h.passed ? "PASS" : "FAIL");
     }
+    // What the plot shows: the time, or what ptxas said of the kernel (unknown runs plot as 0).
+    const char* metrics[] = {"median time", "registers", "spill bytes"};
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+    ImGui::Combo("##history_metric", &state.history_metric, metrics, 3);
+    ImGui::SameLine();
     const int n = static_cast<int>(history.size());
     if (state.compare_a < 0 || state.compare_a >= n) state.compare_a = std::max(0, n - 2);
     if (state.compare_b < 0 || state.compare_b >= n) state.compare_b = n - 1;

@@ -122,11 +122,9 @@ void draw_launch_panel(AppState& state) {
         if (last->emulated && inspected && inspected->inspection.resources.found) {
             // The emulated device has no registers, but ptxas says what a GPU of that arch would use.
             const KernelInspection& k = inspected->inspection;
-            ImGui::Text("%s (ptxas): %d registers/thread, %d B static smem, %d B spills", k.arch.c_str(), k.resources.registers,
-                        k.resources.static_smem_bytes, k.resources.spill_store_bytes + k.resources.spill_load_bytes);
-            if (k.occupancy)
-                wrapped_disabled("occupancy %.0f%% (%d blocks/SM, theoretical on %s); the emulated device runs on CPU threads",
-                                 100 * k.occupancy->fraction, k.occupancy->blocks_per_sm, k.arch.c_str());
+            const std::string occupancy = k.occupancy ? ", occupancy " + std::to_string(static_cast<int>(100 * k.occupancy->fraction + 0.5)) + "%" : "";
+            wrapped_disabled("%s (ptxas): %d registers/thread, %d B static smem, %d B spills%s", k.arch.c_str(), k.resources.registers,
+                             k.resources.static_smem_bytes, k.resources.spill_store_bytes + k.resources.spill_load_bytes, occupancy.c_str());
         } else if (last->emulated) {
             // Registers and occupancy belong to a GPU's compiler and SMs; the emulated device has neither.
             wrapped_disabled("emulated: no registers or occupancy; CUDA's launch limits apply");
