@@ -217,3 +217,11 @@ TEST(ImageIo, AJpegWhoseBitReaderRunsDryIsRefused) {
                   .find("Cannot decode"),
               std::string::npos);
 }
+
+// Found by tests/fuzz (fuzz_image, a timeout): 34 bytes of progressive JPEG claiming 8706x12075 pixels
+// (8706 wide) took 30 s and gigabytes to decode. More pixels than kMaxPixelsPerFileByte per byte is refused at once.
+TEST(ImageIo, AFileClaimingFarMorePixelsThanItsBytesHoldIsRefused) {
+    const std::string message =
+        message_for(std::filesystem::path(KPLAY_TEST_DATA_DIR) / "../fuzz/corpus/image/regress_jpeg_claims_105_megapixels_in_34_bytes.jpg");
+    EXPECT_NE(message.find("claims 8706x12075 pixels in 34 bytes"), std::string::npos) << message;
+}

@@ -32,6 +32,7 @@ void* stbi_budget_realloc(void* pointer, size_t size);
 #pragma GCC diagnostic pop
 #endif
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 
@@ -169,7 +170,7 @@ std::optional<std::string> png_without_empty_idat(const std::string& bytes) {
 
 }  // namespace
 
-PlanarImage decode_image(const std::string& bytes, const std::string& name) {
+PlanarImage decode_image(const std::string& bytes, const std::string& name, int64_t max_pixels) {
     if (bytes.empty()) throw InputError("Image " + name + " is empty (0 bytes).");
     if (static_cast<int64_t>(bytes.size()) > kMaxImageFileBytes)
         throw InputError("Image " + name + " is too large (" + std::to_string(bytes.size() >> 20) + " MiB; the limit is " +
@@ -191,9 +192,13 @@ PlanarImage decode_image(const std::string& bytes, const std::string& name) {
         throw InputError("Cannot read " + name + ": not a PNG or JPEG image" + (why ? std::string(" (") + why + ")" : "") + ".");
     }
     if (width <= 0 || height <= 0 || width > kMaxImageSide || height > kMaxImageSide ||
-        static_cast<int64_t>(width) * height > kMaxImagePixels)
-        throw InputError("Image " + name + " is " + std::to_string(width) + "x" + std::to_string(height) +
-                         "; kplay accepts at most " + std::to_string(kMaxImageSide) + " pixels per side.");
+        static_cast<int64_t>(width) * height > std::min(kMaxImagePixels, max_pixels))
+        throw InputError("Image " + name + " is " + std::to_string(width) + "x" + std::to_string(height) + "; kplay accepts at most " +
+                         (max_pixels < kMaxImagePixels ? std::to_string(max_pixels) + " pixels here."
+                                                       : std::to_string(kMaxImageSide) + " pixels per side."));
+    if (static_cast<int64_t>(width) * height > kMaxPixelsPerFileByte * static_cast<int64_t>(bytes.size()))
+        throw InputError("Cannot decode " + name + ": it claims " + std::to_string(width) + "x" + std::to_string(height) + " pixels in " +
+                         std::to_string(bytes.size()) + " bytes, more than any photo holds (a corrupt or hostile file).");
 
     // stbi_info stops at the first IDAT; decoding would allocate what a truncated chunk claims.
     if (has_png_chunk_past_end(bytes))

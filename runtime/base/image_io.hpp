@@ -15,6 +15,10 @@ namespace kplay {
 constexpr int kMaxImageSide = 16384;
 constexpr int64_t kMaxImageFileBytes = 512ll << 20;
 constexpr int64_t kMaxImagePixels = 16384ll * 16384;
+// A photo holds far fewer pixels than this per byte of its file; a file that claims more (34 bytes of
+// progressive JPEG claiming 105 million pixels, found by tests/fuzz) would only cost seconds and
+// gigabytes to decode into nothing, so it is refused before decoding.
+constexpr int64_t kMaxPixelsPerFileByte = 65536;
 
 // Planar RGB: plane c (0=R, 1=G, 2=B) holds height*width bytes, row-major.
 struct PlanarImage {
@@ -27,7 +31,9 @@ struct PlanarImage {
 // Loads PNG or JPEG; gray and gray+alpha are replicated to RGB, alpha is dropped, 16-bit is scaled to 8.
 // Throws InputError with a clear message for a missing, empty, corrupt, unsupported or oversized file.
 PlanarImage load_image(const std::filesystem::path& path);
-PlanarImage decode_image(const std::string& bytes, const std::string& name_for_messages);
+// `max_pixels` lower than kMaxImagePixels refuses larger images the same way (the fuzz target's, so
+// that it looks for faults rather than timing faithful decodes of large images).
+PlanarImage decode_image(const std::string& bytes, const std::string& name_for_messages, int64_t max_pixels = kMaxImagePixels);
 
 // Writes a single-channel (gray) or planar-RGB image as PNG; throws InputError when it cannot.
 void save_gray_png(const std::filesystem::path& path, const uint8_t* pixels, int width, int height);
