@@ -223,11 +223,18 @@ TEST(Cli, InspectShowsResourcesAndPerLineCountsWithoutAGpu) {
 }
 
 // --find-fault looks for the line of a GPU fault; on the emulated device the run names its line itself.
-TEST(Cli, FindFaultOnTheEmulatedDeviceHasNothingMoreToFind) {
+// --profile profiles GPU runs only.
+TEST(Cli, FindFaultAndProfileOnTheEmulatedDevice) {
     kplay::test::TempDir cache;
     const Result fault = run_cli("run " + kernel("faults/01_out_of_bounds_write.cu") + " --find-fault --json", cache);
     EXPECT_EQ(fault.code, 5) << fault.output;
     const auto parsed = nlohmann::json::parse(fault.output.substr(fault.output.find('{')));
     EXPECT_EQ(parsed["error_line"], 12);
     EXPECT_TRUE(parsed["fault_locations"].empty());  // nothing to look for: the emulated device named the line
+
+    // --profile is for GPU runs: on the emulated device it says so and the run's own exit code stands.
+    const Result profiled = run_cli("run " + kernel("grayscale/01_seed_1d.cu") + " --size 64x48 --profile", cache);
+    EXPECT_EQ(profiled.code, 0) << profiled.output;
+    EXPECT_NE(profiled.output.find("profile    none: Nsight Compute profiles GPU runs; this one ran on the emulated device."), std::string::npos)
+        << profiled.output;
 }

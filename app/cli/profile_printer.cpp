@@ -19,8 +19,8 @@ void print_profile(const ProfileOutcome& profile) {
         return;
     }
     const ProfileSummary& s = *profile.summary;
-    std::printf("  profile    ncu, clocks as they are (%.1f s): %s ns; SM %s, memory %s (DRAM %s) of peak\n", profile.seconds,
-                s.duration_ns < 0 ? "n/a" : short_number(s.duration_ns).c_str(), percent(s.sm_throughput_pct).c_str(),
+    std::printf("  profile    ncu, clocks as they are (%.1f s): %s; SM %s, memory %s (DRAM %s) of peak\n", profile.seconds,
+                duration_text(s.duration_ns).c_str(), percent(s.sm_throughput_pct).c_str(),
                 percent(s.memory_throughput_pct).c_str(), percent(s.dram_throughput_pct).c_str());
     std::printf("             occupancy %s achieved of %s theoretical; L1 hit %s, L2 hit %s; %d registers/thread\n",
                 percent(s.achieved_occupancy_pct).c_str(), percent(s.theoretical_occupancy_pct).c_str(), percent(s.l1_hit_pct).c_str(),

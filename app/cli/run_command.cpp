@@ -320,7 +320,10 @@ std::function<int()> add_run_command(CLI::App& app) {
         std::vector<FaultLocation> locations;
         if (o->find_fault && can_find_fault_line(report)) locations = find_fault_line(request, report, o->in_process);
         std::optional<ProfileOutcome> profile;
-        if (o->profile && report.ok()) profile = profile_with_ncu(own_path(), request, report, o->sections.empty() ? default_profile_sections() : o->sections);
+        if (o->profile && report.ok() && report.emulated)
+            profile = ProfileOutcome{std::nullopt, "Nsight Compute profiles GPU runs; this one ran on the emulated device.", 0};
+        else if (o->profile && report.ok())
+            profile = profile_with_ncu(own_path(), request, report, o->sections.empty() ? default_profile_sections() : o->sections);
         if (o->json) {
             nlohmann::json out = to_json(report);
             if (o->find_fault) {

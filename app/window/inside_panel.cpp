@@ -157,6 +157,15 @@ void pane(AppState& state, int index, const char* id, int rows, int scroll_to_ro
     ImGui::EndChild();
 }
 
+// nvdisasm pads between the offset and the instruction to align predicates; in a narrow pane one
+// space is enough (a predicate then shifts the instruction by its width).
+std::string compact_sass(const std::string& text) {
+    const size_t offset_end = text.rfind("*/", 12);
+    if (text.compare(0, 2, "/*") != 0 || offset_end == std::string::npos) return text;
+    const size_t start = text.find_first_not_of(' ', offset_end + 2);
+    return start == std::string::npos ? text : text.substr(0, offset_end + 2) + " " + text.substr(start);
+}
+
 std::string gutter(int line) {
     char buffer[16];
     if (line > 0) std::snprintf(buffer, sizeof buffer, "%5d  ", line);
@@ -289,7 +298,7 @@ void draw_inside_panel(AppState& state) {
             row.source_line = line.source_line;
             row.highlighted = highlight > 0 && line.source_line == highlight;
             row.hovered = hover > 0 && line.source_line == hover;
-            return gutter(line.source_line) + line.text;
+            return gutter(line.source_line) + (index == 2 ? compact_sass(line.text) : line.text);
         });
     };
     ImGui::TableSetColumnIndex(1);

@@ -80,7 +80,7 @@ void draw_profile(AppState& state) {
     }
     const ProfileSummary& p = *profile->summary;
     auto pct = [](double value) { return value < 0 ? std::string("n/a") : short_number(value) + "%"; };
-    ImGui::Text("Profile of run %d (ncu, clocks as they are): %s ns", session.profile_run(), p.duration_ns < 0 ? "n/a" : short_number(p.duration_ns).c_str());
+    ImGui::Text("Profile of run %d (ncu, clocks as they are): %s", session.profile_run(), duration_text(p.duration_ns).c_str());
     ImGui::Text("SM %s, memory %s, DRAM %s of peak", pct(p.sm_throughput_pct).c_str(), pct(p.memory_throughput_pct).c_str(),
                 pct(p.dram_throughput_pct).c_str());
     ImGui::Text("occupancy %s achieved of %s; L1 hit %s, L2 hit %s", pct(p.achieved_occupancy_pct).c_str(), pct(p.theoretical_occupancy_pct).c_str(),

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 
 #include "base/cache_dir.hpp"
@@ -41,6 +42,15 @@ std::vector<std::string> ncu_command(const fs::path& ncu, const fs::path& cli, c
     if (request.emulate) command.insert(command.end(), {"--device", "cpu"});
     else command.insert(command.end(), {"--device", std::to_string(request.device)});
     return command;
+}
+
+std::string duration_text(double ns) {
+    if (ns < 0) return "n/a";
+    char text[32];
+    if (ns < 1e3) std::snprintf(text, sizeof text, "%.0f ns", ns);
+    else if (ns < 1e6) std::snprintf(text, sizeof text, "%.3g \u00b5s", ns / 1e3);
+    else std::snprintf(text, sizeof text, "%.3g ms", ns / 1e6);
+    return text;
 }
 
 void add_stalls_from_details(ProfileSummary& summary) {

@@ -30,6 +30,9 @@ std::vector<std::string> ncu_command(const std::filesystem::path& ncu, const std
 // mangled name are used); `cli` is kplay-cli's path.
 ProfileOutcome profile_with_ncu(const std::filesystem::path& cli, const RunRequest& request, const RunReport& ran,
                                 const std::vector<std::string>& sections = default_profile_sections(), double timeout_s = 300);
+// "3.78 µs", "110 µs", "2.41 ms"; "n/a" for a duration ncu did not give (negative).
+std::string duration_text(double ns);
+
 // The stall rows of the details page (ncu prints the requested stall metrics there) as top_stalls.
 void add_stalls_from_details(ProfileSummary& summary);
 

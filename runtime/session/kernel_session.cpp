@@ -464,7 +464,9 @@ std::filesystem::path KernelSession::sibling_cli() const {
     return (options_.worker_path.empty() ? default_worker_path() : options_.worker_path).parent_path() / "kplay-cli";
 }
 
-bool KernelSession::can_find_fault_line() const { return last_ && kplay::can_find_fault_line(*last_) && !finding_fault_line(); }
+bool KernelSession::can_find_fault_line() const {
+    return last_ && kplay::can_find_fault_line(*last_) && !finding_fault_line() && fault_locations_.empty();
+}
 
 void KernelSession::find_fault_line() {
     if (!can_find_fault_line()) return;

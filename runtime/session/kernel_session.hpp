@@ -139,7 +139,7 @@ public:
 
     // After a sticky GPU fault: the same launch again on the emulated device, and under compute-sanitizer
     // where it is installed (in the background), each naming the line it finds.
-    bool can_find_fault_line() const;
+    bool can_find_fault_line() const;  // a GPU fault whose line is not being or been looked for
     void find_fault_line();
     bool finding_fault_line() const { return fault_rerun_ != 0 || sanitizer_work_.running(); }
     const std::vector<FaultLocation>& fault_locations() const { return fault_locations_; }
