@@ -249,7 +249,7 @@ void fields(Walk& walk, const OutputView& a, const OutputView& b) {
     FIELD(value); FIELD(expected);
 }
 void fields(Walk& walk, const FaultInfo& a, const FaultInfo& b) {
-    FIELD(sticky); FIELD(explanation); FIELD(hint); FIELD(sanitizer_command);
+    FIELD(sticky); FIELD(explanation); FIELD(hint); FIELD(sanitizer_command); FIELD(overrun);
 }
 void fields(Walk& walk, const InputRequest& a, const InputRequest& b) { FIELD(image_path); FIELD(size); FIELD(seed); }
 void fields(Walk& walk, const RunRequest& a, const RunRequest& b) {
@@ -447,7 +447,7 @@ RunReport run_report() {
     report.stage = Stage::check;
     report.error = "the check failed";
     report.error_code = "KPLAY_CHECK_FAILED";
-    report.fault = {true, "an illegal address", "look at the index", "compute-sanitizer kplay-cli run k.cu"};
+    report.fault = {true, "an illegal address", "look at the index", "compute-sanitizer kplay-cli run k.cu", true};
     report.error_line = 17;
     report.file = "kernels_src/softmax/k.cu";
     report.task = "softmax_rows";

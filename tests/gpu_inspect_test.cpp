@@ -133,3 +133,31 @@ TEST(GpuInspect, NsightComputeSummarizesGrayscaleStep5AndMatmulStep8) {
                     s.dram_throughput_pct, s.achieved_occupancy_pct, s.l2_hit_pct, s.top_stalls[0].name.c_str(), s.top_stalls[0].cycles_per_issue);
     }
 }
+
+// The learner's bug: no bounds check, at a size the block does not divide. The GPU does not fault (the
+// last block's writes stay inside the allocation); the guard zone after `out` sees them, and the
+// emulated re-run names the line.
+TEST(GpuInspect, AMissingBoundsCheckIsCaughtAndItsLineFound) {
+    if (const std::string why = test::why_no_gpu(); !why.empty()) GTEST_SKIP() << why;
+    test::TempDir dir;
+    const auto file = dir.write("grayscale/no_bounds_check.cu",
+                                "// kplay: task=grayscale kernel=k args=in,out,n launch=1d block=256\n"
+                                "__global__ void k(const unsigned char* x, unsigned char* out, int n) {\n"
+                                "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                "    out[i] = (x[i] + x[i + n] + x[i + 2 * n]) / 3;\n"
+                                "}\n");
+    WorkerClient client(worker());
+    RunRequest request;
+    request.kernel_path = file;
+    request.inputs.size = "1001x999";  // 999999 pixels: the last block has 193 threads too many
+    const auto start = std::chrono::steady_clock::now();
+    const RunReport faulted = client.wait(client.submit_run(request)).run;
+    EXPECT_EQ(faulted.error_code, "KPLAY_OUT_OF_BOUNDS_WRITE") << faulted.error;
+    EXPECT_NE(faulted.error.find("wrote past the end of 'out' (999999 bytes): up to 193 bytes beyond it"), std::string::npos) << faulted.error;
+    ASSERT_TRUE(can_find_fault_line(faulted));
+    const FaultLocation emulated = location_from_emulated_run(client.wait(client.submit_run(emulated_rerun_request(request, faulted))).run);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_TRUE(emulated.found) << emulated.problem;
+    EXPECT_EQ(emulated.line, 4) << emulated.message;
+    std::printf("\nmissing bounds check at 1001x999: GPU run and emulated re-run to the line in %.2f s: %s\n", seconds, emulated.message.c_str());
+}

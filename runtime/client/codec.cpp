@@ -184,7 +184,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SizeCheck, sizes, seed, passed, 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CheckReport, passed, summary, buffers, overwritten_inputs, input_independent, sizes,
                                                 metrics, first_bad, tolerance, reference, reference_ms, reference_cached)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InputRequest, image_path, size, seed)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FaultInfo, sticky, explanation, hint, sanitizer_command)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FaultInfo, sticky, explanation, hint, sanitizer_command, overrun)
 
 // The view's scalar fields; its arrays are blobs.
 void to_json(nlohmann::json& j, const OutputView& v) {

@@ -10,6 +10,9 @@ struct FaultInfo {
     std::string explanation;        // what happened, in plain words
     std::string hint;               // what to look at
     std::string sanitizer_command;  // a command that pins the fault to a line, when it applies
+    // The kernel wrote past the end of a buffer and the GPU did not fault (the write stayed inside the
+    // allocation's granularity): found in the guard zone kplay leaves after each buffer.
+    bool overrun = false;
 };
 
 }  // namespace kplay

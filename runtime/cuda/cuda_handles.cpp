@@ -2,6 +2,7 @@
 #include "cuda/cuda_handles.hpp"
 
 #include <string>
+#include <vector>
 
 #include "cuda/driver.hpp"
 #include "base/error.hpp"
@@ -37,21 +38,22 @@ float Event::elapsed_ms(const Event& start, const Event& stop) {
     return ms;
 }
 
-DeviceBuffer::DeviceBuffer(size_t bytes) : bytes_(bytes) {
+DeviceBuffer::DeviceBuffer(size_t bytes, size_t guard_bytes) : bytes_(bytes), guard_(guard_bytes) {
     // A zero-sized allocation is refused by the driver; keep one byte so every bound buffer has an address.
-    KPLAY_CU(driver_api().cuMemAlloc(&pointer_, bytes == 0 ? 1 : bytes));
+    KPLAY_CU(driver_api().cuMemAlloc(&pointer_, bytes + guard_bytes == 0 ? 1 : bytes + guard_bytes));
 }
 
 DeviceBuffer::~DeviceBuffer() { release(); }
 
 DeviceBuffer::DeviceBuffer(DeviceBuffer&& other) noexcept
-    : pointer_(std::exchange(other.pointer_, 0)), bytes_(std::exchange(other.bytes_, 0)) {}
+    : pointer_(std::exchange(other.pointer_, 0)), bytes_(std::exchange(other.bytes_, 0)), guard_(std::exchange(other.guard_, 0)) {}
 
 DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept {
     if (this != &other) {
         release();
         pointer_ = std::exchange(other.pointer_, 0);
         bytes_ = std::exchange(other.bytes_, 0);
+        guard_ = std::exchange(other.guard_, 0);
     }
     return *this;
 }
@@ -82,6 +84,24 @@ void DeviceBuffer::fill_halves(unsigned short value, const Stream& stream) const
 
 void DeviceBuffer::fill_words(unsigned int value, const Stream& stream) const {
     if (bytes_) KPLAY_CU(driver_api().cuMemsetD32Async(pointer_, value, bytes_ / 4, stream.get()));
+}
+
+namespace {
+constexpr unsigned char kGuardByte = 0xA7;  // an unlikely value for a kernel to write
+}  // namespace
+
+void DeviceBuffer::arm_guard(const Stream& stream) const {
+    if (guard_) KPLAY_CU(driver_api().cuMemsetD8Async(pointer_ + bytes_, kGuardByte, guard_, stream.get()));
+}
+
+size_t DeviceBuffer::guard_overrun(const Stream& stream) const {
+    if (!guard_) return 0;
+    stream.synchronize();
+    std::vector<unsigned char> zone(guard_);
+    KPLAY_CU(driver_api().cuMemcpyDtoH(zone.data(), pointer_ + bytes_, guard_));
+    for (size_t i = guard_; i > 0; --i)
+        if (zone[i - 1] != kGuardByte) return i;
+    return 0;
 }
 
 }  // namespace kplay

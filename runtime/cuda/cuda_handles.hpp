@@ -65,7 +65,8 @@ public:
 class DeviceBuffer {
 public:
     DeviceBuffer() = default;
-    explicit DeviceBuffer(size_t bytes);
+    // `guard_bytes` more are allocated after the buffer's own, for guard_overrun.
+    explicit DeviceBuffer(size_t bytes, size_t guard_bytes = 0);
     ~DeviceBuffer();
     DeviceBuffer(DeviceBuffer&& other) noexcept;
     DeviceBuffer& operator=(DeviceBuffer&& other) noexcept;
@@ -79,11 +80,16 @@ public:
     void fill_bytes(unsigned char value, const Stream& stream) const;
     void fill_halves(unsigned short value, const Stream& stream) const;  // size must be a multiple of 2
     void fill_words(unsigned int value, const Stream& stream) const;     // size must be a multiple of 4
+    // The guard zone after the buffer: filled with a pattern, then read back for how far past the end
+    // the launches since wrote (0: nowhere). A write there does not fault on a GPU.
+    void arm_guard(const Stream& stream) const;
+    size_t guard_overrun(const Stream& stream) const;
 
 private:
     void release() noexcept;
     CUdeviceptr pointer_ = 0;
     size_t bytes_ = 0;
+    size_t guard_ = 0;
 };
 
 }  // namespace kplay

@@ -13,7 +13,7 @@ std::string_view name_of(FaultFinder finder) {
     return finder == FaultFinder::emulated_device ? "emulated device" : "compute-sanitizer";
 }
 
-bool can_find_fault_line(const RunReport& report) { return !report.emulated && report.sticky_fault(); }
+bool can_find_fault_line(const RunReport& report) { return !report.emulated && (report.sticky_fault() || report.fault.overrun); }
 
 RunRequest emulated_rerun_request(const RunRequest& original, const RunReport& faulted) {
     RunRequest rerun = original;

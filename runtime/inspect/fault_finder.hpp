@@ -24,7 +24,8 @@ struct FaultLocation {
     double seconds = 0;   // how long the finder took
 };
 
-// Is this report a fault whose line a finder can look for (a sticky fault on a GPU)?
+// Is this report a fault whose line a finder can look for (a sticky fault on a GPU, or a write past a
+// buffer's end that the GPU did not fault on)?
 bool can_find_fault_line(const RunReport& report);
 
 // The faulted run again on the emulated device: the same file text, launch, arguments, defines and

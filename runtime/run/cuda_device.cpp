@@ -30,14 +30,20 @@ public:
     bool tf32;
 };
 
+// 64 KiB after each buffer: more than a missing bounds check's last block writes past the end (1024
+// threads of 16-byte stores); writes farther out are as likely to fault.
+constexpr size_t kGuardZoneBytes = 64 << 10;
+
 class CudaBuffers final : public DeviceBuffers {
 public:
     CudaBuffers(const std::vector<BufferShape>& shapes, const Stream& stream) : stream_(stream) {
         for (const auto& shape : shapes) {
-            buffers_.emplace_back(shape.bytes);
+            buffers_.emplace_back(shape.bytes, kGuardZoneBytes);
+            buffers_.back().arm_guard(stream_);
             element_sizes_.push_back(element_size(shape.type));
         }
     }
+    size_t overrun(size_t index) override { return buffers_.at(index).guard_overrun(stream_); }
     uint64_t address(size_t index) const override { return buffers_.at(index).get(); }
     void write(size_t index, const void* data, size_t bytes) override {
         buffers_.at(index).upload(data, bytes);

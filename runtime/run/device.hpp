@@ -61,6 +61,11 @@ public:
     virtual void write(size_t index, const void* data, size_t bytes) = 0;
     virtual void read(size_t index, void* data, size_t bytes) = 0;  // waits for work in flight
     virtual void fill(size_t index, uint32_t word) = 0;             // the word repeated (1-byte types: its low byte)
+    // How many bytes past buffer `index`'s end the launches since it was allocated wrote into (0: none
+    // seen). A GPU does not fault on a write just past a buffer (it stays inside the allocation's
+    // granularity), so its buffers keep a guard zone after them; the emulated device faults at its
+    // guard page instead and says 0.
+    virtual size_t overrun(size_t) { return 0; }
 };
 
 // One launch of a run's sequence (the annotated kernel's, then each kplay-launch line's).

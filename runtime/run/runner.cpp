@@ -50,6 +50,22 @@ void prepare_outputs(const TaskData& data, const std::vector<std::vector<unsigne
     }
 }
 
+// What a guard zone's overrun means: the GPU did not fault, so the kernel's line is found by running
+// the launch again on the emulated device, which does.
+LaunchOutcome overrun_failure(const HostBuffer& buffer, size_t past, const std::vector<PlannedLaunch>& sequence) {
+    LaunchOutcome failure;
+    failure.ok = false;
+    failure.error_code = "KPLAY_OUT_OF_BOUNDS_WRITE";
+    const std::string kernels = sequence.size() == 1 ? sequence[0].name : "the launches";
+    failure.error = kernels + " wrote past the end of '" + buffer.name + "' (" + std::to_string(buffer.bytes()) + " bytes): up to " +
+                    std::to_string(past) + " bytes beyond it. The GPU did not fault, because the write stayed inside the allocation.";
+    failure.fault.overrun = true;
+    failure.fault.explanation = "A thread wrote past the end of a buffer without a fault: the GPU hands out memory in large pieces.";
+    failure.fault.hint = "A thread whose index is past the data must skip its work: test the index against the size (e.g. `if (i < n)`) "
+                         "before it is used. Find the line runs the same launch on the emulated device, which stops at the write.";
+    return failure;
+}
+
 void keep_messages(const LaunchOutcome& outcome, RunnerResult& result) {
     result.printf_lines = outcome.printf_lines;
     result.printf_dropped = outcome.printf_dropped;
@@ -110,6 +126,13 @@ RunnerResult run_launches(Device& device, const std::vector<PlannedLaunch>& sequ
             }
         }
         if (launch_index == 1) result.d2h_ms = ms_since(d2h_start);
+        // A write past a buffer's end that did not fault (a missing bounds check, mostly) is a failure too.
+        if (launch_index == 0)
+            for (size_t i = 0; i < data.buffers.size(); ++i)
+                if (const size_t past = set.buffers->overrun(i)) {
+                    result.failure = overrun_failure(data.buffers[i], past, sequence);
+                    return result;
+                }
     }
 
     if (!settings.timed) return result;

@@ -1,0 +1,92 @@
+// The runner on a stand-in device: a write past a buffer's end that the device saw in its guard zone
+// (a GPU does not fault on one) fails the run with the buffer, the bytes and what to do.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "run/runner.hpp"
+
+using namespace kplay;
+
+namespace {
+
+// Host memory for buffers; `overrun_of` says what the guard zone of each buffer saw.
+class HostBuffers final : public DeviceBuffers {
+public:
+    HostBuffers(const std::vector<BufferShape>& shapes, std::vector<size_t> overrun_of) : overrun_of_(std::move(overrun_of)) {
+        for (const auto& shape : shapes) memory_.emplace_back(shape.bytes);
+    }
+    uint64_t address(size_t index) const override { return reinterpret_cast<uint64_t>(memory_.at(index).data()); }
+    void write(size_t index, const void* data, size_t bytes) override { std::memcpy(memory_.at(index).data(), data, bytes); }
+    void read(size_t index, void* data, size_t bytes) override { std::memcpy(data, memory_.at(index).data(), bytes); }
+    void fill(size_t index, uint32_t word) override { std::memset(memory_.at(index).data(), static_cast<int>(word & 0xFF), memory_.at(index).size()); }
+    size_t overrun(size_t index) override { return index < overrun_of_.size() ? overrun_of_[index] : 0; }
+
+private:
+    std::vector<std::vector<unsigned char>> memory_;
+    std::vector<size_t> overrun_of_;
+};
+
+class StandInDevice final : public Device {
+public:
+    explicit StandInDevice(std::vector<size_t> overrun_of) : overrun_of_(std::move(overrun_of)) {}
+    const DeviceInfo& info() const override { return info_; }
+    bool emulated() const override { return false; }
+    std::vector<std::unique_ptr<LoadedKernel>> load(const KernelSource&) override { return {}; }
+    std::unique_ptr<LoadedKernel> library(Baseline) override { return nullptr; }
+    void prepare(LoadedKernel&, const LaunchConfig&) override {}
+    Occupancy occupancy(const LoadedKernel&, const LaunchConfig&) override { return {}; }
+    std::unique_ptr<DeviceBuffers> allocate(const std::vector<BufferShape>& shapes, GuardEdge) override {
+        return std::make_unique<HostBuffers>(shapes, overrun_of_);
+    }
+    bool places_edges() const override { return false; }
+    LaunchOutcome launch(const std::vector<DeviceLaunch>&, DeviceBuffers&) override {
+        ++launches;
+        LaunchOutcome outcome;
+        outcome.ms = 0.01;
+        return outcome;
+    }
+    bool times_repeats() const override { return true; }
+    bool before_timed_launch(bool) override { return false; }
+    int input_copies(size_t, bool) const override { return 1; }
+    int launches = 0;
+
+private:
+    DeviceInfo info_;
+    std::vector<size_t> overrun_of_;
+};
+
+TaskData two_buffers() {
+    TaskData data;
+    HostBuffer in{"in", ElementType::u8, BufferRole::in, 1000, {1000}, std::vector<unsigned char>(1000, 7)};
+    HostBuffer out{"out", ElementType::u8, BufferRole::out, 1000, {1000}, {}};
+    data.buffers = {in, out};
+    return data;
+}
+
+}  // namespace
+
+TEST(Runner, AWritePastABuffersEndFailsTheRunWithoutTimingIt) {
+    StandInDevice device({0, 193});
+    LaunchPlan plan;
+    PlannedLaunch planned{nullptr, &plan, "k"};
+    TaskData data = two_buffers();
+    RunnerSettings settings;
+    settings.timed = true;
+    const RunnerResult result = run_launches(device, {planned}, data, settings);
+    ASSERT_FALSE(result.failure.ok);
+    EXPECT_EQ(result.failure.error_code, "KPLAY_OUT_OF_BOUNDS_WRITE");
+    EXPECT_EQ(result.failure.error,
+              "k wrote past the end of 'out' (1000 bytes): up to 193 bytes beyond it. The GPU did not fault, because the write stayed "
+              "inside the allocation.");
+    EXPECT_TRUE(result.failure.fault.overrun);
+    EXPECT_FALSE(result.failure.fault.sticky);
+    EXPECT_NE(result.failure.fault.hint.find("if (i < n)"), std::string::npos);
+    EXPECT_EQ(device.launches, 1) << "stopped after the first checked launch";
+
+    StandInDevice clean({0, 0});
+    TaskData again = two_buffers();
+    const RunnerResult fine = run_launches(clean, {planned}, again, settings);
+    EXPECT_TRUE(fine.failure.ok) << fine.failure.error;
+    EXPECT_GT(clean.launches, 2);  // both checked launches, then warm-ups and repeats
+}
