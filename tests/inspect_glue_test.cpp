@@ -140,7 +140,9 @@ TEST(FaultFinder, TheSanitizerRerunIsTheFaultedRunOnceInProcess) {
     faulted.sizes = "1280x800";
     const auto command = sanitizer_command("/opt/cs", "/bin/kplay-cli", request, faulted);
     ASSERT_GE(command.size(), 12u);
-    EXPECT_EQ(command[0], "/opt/cs");
+    EXPECT_EQ(command[0], "env");
+    EXPECT_EQ(command[1], "KPLAY_GUARD_ZONE=0");  // memcheck judges writes by the allocation's end
+    EXPECT_EQ(command[2], "/opt/cs");
     for (const char* expected : {"memcheck", "--in-process", "--no-test-sizes", "/bin/kplay-cli", "run", "1280x800", "128", "TILE=8"})
         EXPECT_TRUE(has(command, expected)) << expected;
     EXPECT_EQ(command.back(), "1");  // --device 1
