@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 
 #include "base/error.hpp"
@@ -90,6 +91,12 @@ std::vector<std::string> nvrtc_options(const CompileRequest& request) {
 }
 
 CompileResult compile_with_nvrtc(const CompileRequest& request) {
+    // NVRTC 13.0.88 (the H200 machine's) keeps ptxas's results in the driver's ComputeCache (~/.nv) and,
+    // on a hit there, skips ptxas and with it the -v report: a text's resources vanished from its second
+    // compile on a machine. kplay's own cache keeps whole results, the report included, so NVRTC's is off
+    // (for this process: the worker, or kplay-cli --in-process; it loads CUBINs, which need no JIT cache).
+    static const bool nvrtc_cache_off = setenv("CUDA_CACHE_DISABLE", "1", 1) == 0;
+    (void)nvrtc_cache_off;
     const auto start = std::chrono::steady_clock::now();
     CompileResult result;
     result.arch = request.options.arch;
