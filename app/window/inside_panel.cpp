@@ -282,15 +282,15 @@ void draw_inside_panel(AppState& state) {
     }
 
     auto listing_pane = [&](int index, const char* id, const Listing* listing, const std::vector<std::pair<int, std::string>>& diff) {
+        if (!listing) {
+            ImGui::TextDisabled("no SASS");
+            return;
+        }
         if (other) {
             pane(state, index, id, static_cast<int>(diff.size()), -1, [&](int i, PaneRow& row, ImVec2, float) {
                 row.background = diff[i].first > 0 ? kAdded : diff[i].first < 0 ? kRemoved : 0;
                 return std::string(diff[i].first > 0 ? "+ " : diff[i].first < 0 ? "- " : "  ") + diff[i].second;
             });
-            return;
-        }
-        if (!listing) {
-            ImGui::TextDisabled("no SASS");
             return;
         }
         pane(state, index, id, static_cast<int>(listing->lines.size()), first_row_of(listing), [&](int i, PaneRow& row, ImVec2, float) {

@@ -140,6 +140,8 @@ int main(int argc, char** argv) {
     bool find_fault = false, profile = false;
     app.add_option("--tab", tab, "Open this tab on the right: output or inside (source | PTX | SASS)")->check(CLI::IsMember({"output", "inside"}));
     app.add_option("--select-line", select_line, "Select this source line in the Inside tab, as a click would (its PTX and SASS light up)");
+    std::string diff_against;
+    app.add_option("--diff-against", diff_against, "The Inside tab's listings as a diff against: previous (the text before), or a run number");
     app.add_flag("--find-fault", find_fault, "After a GPU fault, look for its line at once (as the setting does)");
     app.add_flag("--profile", profile, "Profile the first good GPU run with Nsight Compute (as the Profile button does)");
     std::vector<std::string> test_drops;
@@ -217,6 +219,8 @@ int main(int argc, char** argv) {
     if (tab == "inside") state.requested_tab = 1;
     state.inside.selected_line = std::max(0, select_line);
     state.inside.scroll_pending = select_line > 0;
+    if (diff_against == "previous") state.inside.diff_against = -1;
+    else if (!diff_against.empty()) state.inside.diff_against = std::max(0, std::atoi(diff_against.c_str()));
     if (!size.empty() && !session.set_size_text(size)) std::fprintf(stderr, "kplay: --size %s: %s\n", size.c_str(), session.notice().c_str());
 
     // Wakes the loop as soon as a save arrives (inotify), so an idle window reacts without polling.
