@@ -39,9 +39,6 @@ struct ListedLocation {
 // when that one is in another file. An empty chain leaves the line unlinked.
 void link_to_kernel_file(ListingLine& line, const std::vector<ListedLocation>& chain, std::string_view kernel_file);
 
-// The text split at '\n' with any '\r' before it removed; no trailing empty piece.
-std::vector<std::string_view> split_listing_lines(std::string_view text);
-
 // A decimal number at the start of text (after spaces); -1 when there is none or it does not fit an int.
 // used is set to how many characters it took.
 int parse_listed_number(std::string_view text, size_t* used = nullptr);

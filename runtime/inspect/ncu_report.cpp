@@ -20,7 +20,6 @@ namespace {
 
 using Row = std::vector<std::string>;
 
-bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
 
 bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
 
@@ -58,20 +57,11 @@ bool split_csv(std::string_view record, Row& fields) {
 // The CSV rows of a mixed stream: lines that start with a quote, joined while a quoted field runs on.
 std::vector<Row> csv_rows(std::string_view text) {
     constexpr int kMaxContinuation = 64;  // a program line with a stray quote must not swallow the rest
-    std::vector<std::string_view> lines;
-    size_t start = 0;
-    while (start < text.size()) {
-        size_t end = text.find('\n', start);
-        if (end == std::string_view::npos) end = text.size();
-        std::string_view line = text.substr(start, end - start);
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        lines.push_back(line);
-        start = end + 1;
-    }
+    const std::vector<std::string_view> lines = split_lines(text);
     std::vector<Row> rows;
     Row fields;
     for (size_t i = 0; i < lines.size(); ++i) {
-        if (!starts_with(lines[i], "\"")) continue;
+        if (!lines[i].starts_with("\"")) continue;
         std::string record(lines[i]);
         size_t last = i;
         bool complete = split_csv(record, fields);
@@ -246,7 +236,7 @@ void add_stalls_from_raw_csv(ProfileSummary& summary, const std::string& raw_csv
     if (header_at == rows.size()) return;
     const Row& header = rows[header_at];
     const bool has_stalls = std::any_of(header.begin(), header.end(), [&](const std::string& name) {
-        return starts_with(name, kPrefix);
+        return name.starts_with(kPrefix);
     });
     if (!has_stalls) return;
     const int kernel = column(header, "Kernel Name");
@@ -265,7 +255,7 @@ void add_stalls_from_raw_csv(ProfileSummary& summary, const std::string& raw_csv
     std::vector<StallReason> stalls;
     for (size_t i = 0; i < header.size(); ++i) {
         const std::string_view metric = header[i];
-        if (!starts_with(metric, kPrefix) || metric.size() <= kPrefix.size() + kSuffix.size() ||
+        if (!metric.starts_with(kPrefix) || metric.size() <= kPrefix.size() + kSuffix.size() ||
             metric.substr(metric.size() - kSuffix.size()) != kSuffix)
             continue;
         std::string reason(metric.substr(kPrefix.size(), metric.size() - kPrefix.size() - kSuffix.size()));
@@ -295,14 +285,8 @@ std::string explain_ncu_failure(const std::string& output, int exit_code) {
         return "ncu ran the program but profiled no kernel: no launch matched the kernel name given to --kernel-name, "
                "or the program stopped before launching it.";
     // ncu's own errors are the lines it marks; the first says the most.
-    size_t start = 0;
-    while (start < output.size()) {
-        size_t end = output.find('\n', start);
-        if (end == std::string::npos) end = output.size();
-        const std::string_view line = std::string_view(output).substr(start, end - start);
-        start = end + 1;
-        if (starts_with(line, "==ERROR== ")) return "ncu failed: " + trim(line.substr(10));
-    }
+    for (const std::string_view line : split_lines(output))
+        if (line.starts_with("==ERROR== ")) return "ncu failed: " + trim(line.substr(10));
     if (exit_code == 0) return {};
     return "ncu exited with code " + std::to_string(exit_code);
 }

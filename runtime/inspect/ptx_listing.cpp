@@ -26,13 +26,9 @@ struct LocDirective {
     PtxLoc inlined_at;
 };
 
-bool starts_with(std::string_view text, std::string_view prefix) {
-    return text.substr(0, prefix.size()) == prefix;
-}
-
 // The directive word (".loc") must end at a space so that ".local" is not taken for ".loc".
 bool starts_with_word(std::string_view text, std::string_view word) {
-    return starts_with(text, word) && (text.size() == word.size() || text[word.size()] == ' ' || text[word.size()] == '\t');
+    return text.starts_with(word) && (text.size() == word.size() || text[word.size()] == ' ' || text[word.size()] == '\t');
 }
 
 std::string_view code_of(std::string_view line) {
@@ -85,7 +81,7 @@ bool parse_file(std::string_view code, int& number, std::string& path) {
 bool is_debug_section(std::string_view code) {
     if (!starts_with_word(code, ".section")) return false;
     const auto name = trim(code.substr(8));
-    return starts_with(name, ".debug");
+    return name.starts_with(".debug");
 }
 
 bool is_function_header(std::string_view code) {
@@ -147,7 +143,7 @@ struct SectionSkipper {
 
 Listing parse_ptx(const std::string& ptx, const std::string& kernel_file) {
     Listing listing;
-    const auto lines = split_listing_lines(ptx);
+    const auto lines = split_lines(ptx);
 
     // The .file table comes after the code, and an inlined_at site's own inlining may be stated anywhere.
     std::map<int, std::string> files;
@@ -238,7 +234,7 @@ Listing parse_ptx(const std::string& ptx, const std::string& kernel_file) {
 
 std::vector<std::string> ptx_entry_names(const std::string& ptx) {
     std::vector<std::string> names;
-    for (const auto line : split_listing_lines(ptx)) {
+    for (const auto line : split_lines(ptx)) {
         const auto code = code_of(line);
         size_t at = code.find(".entry");
         while (at != std::string_view::npos) {

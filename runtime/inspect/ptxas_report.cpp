@@ -21,7 +21,6 @@ namespace kplay {
 
 namespace {
 
-bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
 
 bool ends_with(std::string_view text, std::string_view suffix) {
     return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
@@ -68,8 +67,8 @@ int index_of(PtxasReport& report, std::string_view name) {
 void apply_item(std::string_view item, PtxasResources& resources, bool& saw_registers) {
     const std::string trimmed = trim(item);
     std::string_view rest = trimmed;
-    if (starts_with(rest, "Used ")) rest.remove_prefix(5);
-    else if (starts_with(rest, "used ")) rest.remove_prefix(5);
+    if (rest.starts_with("Used ")) rest.remove_prefix(5);
+    else if (rest.starts_with("used ")) rest.remove_prefix(5);
     int value = 0;
     if (!read_int(rest, value)) return;
     const std::string unit = trim(rest);
@@ -114,21 +113,14 @@ const PtxasResources* PtxasReport::find(const std::string& mangled) const {
 PtxasReport parse_ptxas_report(const std::string& nvrtc_log) {
     PtxasReport report;
     int compiled = -1, described = -1;
-    const std::string_view log = nvrtc_log;
-    size_t start = 0;
-    while (start < log.size()) {
-        size_t end = log.find('\n', start);
-        if (end == std::string_view::npos) end = log.size();
-        std::string_view line = log.substr(start, end - start);
-        start = end + 1;
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        if (!starts_with(line, "ptxas")) continue;
+    for (std::string_view line : split_lines(nvrtc_log)) {
+        if (!line.starts_with("ptxas")) continue;
         line.remove_prefix(5);
         const size_t word_start = line.find_first_not_of(' ');
         if (word_start == std::string_view::npos) continue;
         line.remove_prefix(word_start);
 
-        if (starts_with(line, ".")) {  // continuation of a "Function properties" block
+        if (line.starts_with(".")) {  // continuation of a "Function properties" block
             if (described >= 0) {
                 bool ignored = false;
                 apply_items(line.substr(1), report.functions[static_cast<size_t>(described)], ignored);
@@ -145,7 +137,7 @@ PtxasReport parse_ptxas_report(const std::string& nvrtc_log) {
             continue;
         }
         const std::string_view text = body;
-        if (starts_with(text, "Compiling entry function ") || starts_with(text, "Compiling function ")) {
+        if (text.starts_with("Compiling entry function ") || text.starts_with("Compiling function ")) {
             const std::string_view name = quoted(text);
             if (name.empty()) continue;
             compiled = index_of(report, name);
@@ -154,10 +146,10 @@ PtxasReport parse_ptxas_report(const std::string& nvrtc_log) {
                 const std::string_view arch = quoted(text, for_arch);
                 if (!arch.empty()) report.arch = std::string(arch);
             }
-        } else if (starts_with(text, "Function properties for ")) {
+        } else if (text.starts_with("Function properties for ")) {
             const std::string name = trim(text.substr(24));
             if (!name.empty()) described = index_of(report, name);
-        } else if (starts_with(text, "Used ")) {
+        } else if (text.starts_with("Used ")) {
             const int target = compiled >= 0 ? compiled : described;
             if (target < 0) continue;
             auto& resources = report.functions[static_cast<size_t>(target)];
@@ -168,7 +160,7 @@ PtxasReport parse_ptxas_report(const std::string& nvrtc_log) {
             std::string_view number = text;
             int value = 0;
             if (read_int(number, value)) report.gmem_bytes = value;
-        } else if (starts_with(text, "Compile time")) {
+        } else if (text.starts_with("Compile time")) {
             continue;  // timing is noise next to the resources
         } else if (!text.empty()) {
             report.notes.push_back(body);

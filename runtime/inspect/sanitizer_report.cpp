@@ -24,7 +24,6 @@ namespace {
 
 constexpr std::string_view kBar = "=========";
 
-bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
 
 // Leading digits, with thousands separators when `separators`; false when none or over `limit`.
 bool read_number(std::string_view& text, int64_t& value, int64_t limit = INT64_MAX / 16, bool separators = true) {
@@ -58,7 +57,7 @@ void skip_spaces(std::string_view& text) {
 }
 
 bool eat(std::string_view& text, std::string_view prefix) {
-    if (!starts_with(text, prefix)) return false;
+    if (!text.starts_with(prefix)) return false;
     text.remove_prefix(prefix.size());
     return true;
 }
@@ -113,7 +112,7 @@ void read_location(std::string_view at, SanitizerFinding& finding) {
             finding.file = std::string(where);
         }
     };
-    if (starts_with(at, "0x")) {
+    if (at.starts_with("0x")) {
         const size_t in = at.find(" in ");
         if (in == std::string_view::npos) return;
         std::string_view rest = at.substr(in + 4);
@@ -122,7 +121,7 @@ void read_location(std::string_view at, SanitizerFinding& finding) {
         while ((search = rest.find(':', search)) != std::string_view::npos) {
             std::string_view digits = rest.substr(search + 1);
             int line = 0;
-            if (read_int(digits, line) && starts_with(digits, ":")) {
+            if (read_int(digits, line) && digits.starts_with(":")) {
                 finding.file = std::string(rest.substr(0, search));
                 finding.line = line;
                 finding.function = std::string(digits.substr(1));
@@ -181,7 +180,7 @@ void read_detail(std::string_view detail, SanitizerFinding& finding) {
         const size_t space = rest.find(' ');
         finding.address = std::string(rest.substr(0, space));
         if (space != std::string_view::npos) finding.problem = trim(rest.substr(space + 1));
-    } else if (starts_with(rest, "and is ")) {
+    } else if (rest.starts_with("and is ")) {
         read_allocation(rest, finding);
     }
 }
@@ -238,15 +237,8 @@ SanitizerReport parse_sanitizer_output(const std::string& text) {
     SanitizerReport report;
     std::vector<std::string> tool_errors;
     bool in_first = false;
-    const std::string_view all = text;
-    size_t start = 0;
-    while (start < all.size()) {
-        size_t end = all.find('\n', start);
-        if (end == std::string_view::npos) end = all.size();
-        std::string_view line = all.substr(start, end - start);
-        start = end + 1;
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        if (!starts_with(line, kBar)) {
+    for (std::string_view line : split_lines(text)) {
+        if (!line.starts_with(kBar)) {
             if (!report.assertion) report.assertion = read_assertion(line);
             continue;
         }
@@ -271,9 +263,9 @@ SanitizerReport parse_sanitizer_output(const std::string& text) {
                 report.error_count = static_cast<int>(count);
         } else if (eat(top, "Error: ") || eat(top, "Internal Sanitizer Error: ")) {
             tool_errors.push_back(trim(top));
-        } else if (starts_with(top, "COMPUTE-SANITIZER") || starts_with(top, "Target application") ||
-                   starts_with(top, "Program hit ") || starts_with(top, "Warning: ") ||
-                   starts_with(top, "Saved host backtrace") || starts_with(top, "LEAK SUMMARY")) {
+        } else if (top.starts_with("COMPUTE-SANITIZER") || top.starts_with("Target application") ||
+                   top.starts_with("Program hit ") || top.starts_with("Warning: ") ||
+                   top.starts_with("Saved host backtrace") || top.starts_with("LEAK SUMMARY")) {
             continue;  // banners, API errors (not a kernel's finding), notices
         } else if (!report.first) {
             report.first = SanitizerFinding{};

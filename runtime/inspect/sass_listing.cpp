@@ -7,17 +7,13 @@ namespace kplay {
 
 namespace {
 
-bool starts_with(std::string_view text, std::string_view prefix) {
-    return text.substr(0, prefix.size()) == prefix;
-}
-
 bool is_hex_digit(char c) {
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
 // Length of a leading `/*0040*/` offset, 0 when the text has none.
 size_t offset_length(std::string_view text) {
-    if (!starts_with(text, "/*")) return 0;
+    if (!text.starts_with("/*")) return 0;
     size_t i = 2;
     while (i < text.size() && is_hex_digit(text[i])) ++i;
     if (i == 2 || text.substr(i, 2) != "*/") return 0;
@@ -26,7 +22,7 @@ size_t offset_length(std::string_view text) {
 
 // `/* 0x000fc40000000f00 */` alone on a line: the second half of an instruction's encoding (-hex).
 bool is_encoding_line(std::string_view text) {
-    if (!starts_with(text, "/*") || text.size() < 4 || text.substr(text.size() - 2) != "*/") return false;
+    if (!text.starts_with("/*") || text.size() < 4 || text.substr(text.size() - 2) != "*/") return false;
     const auto inside = trim(text.substr(2, text.size() - 4));
     if (inside.size() < 3 || inside[0] != '0' || (inside[1] != 'x' && inside[1] != 'X')) return false;
     for (size_t i = 2; i < inside.size(); ++i)
@@ -98,7 +94,7 @@ struct FunctionBuilder {
         const auto& label = lines[i - 1].text;
         if (!is_label(label)) return;
         const std::string self_loop = "BRA `(" + label.substr(0, label.size() - 1) + ")";
-        if (!starts_with(branch, self_loop)) return;
+        if (!branch.starts_with(self_loop)) return;
         for (size_t j = static_cast<size_t>(i); j < lines.size(); ++j) {
             if (!lines[j].instruction) continue;
             lines[j].source_line = 0;
@@ -134,15 +130,15 @@ SassModule parse_nvdisasm(const std::string& text, const std::string& kernel_fil
         marker_since_instruction = false;
     };
 
-    for (const auto raw : split_listing_lines(text)) {
+    for (const auto raw : split_lines(text)) {
         const std::string line = trim(raw);
         const std::string_view view = line;
         if (line.empty()) continue;
-        if (starts_with(view, ".target")) {
+        if (view.starts_with(".target")) {
             if (module.arch.empty()) module.arch = std::string(first_word(view.substr(7)));
             continue;
         }
-        if (starts_with(view, "//--------")) {
+        if (view.starts_with("//--------")) {
             const auto at = view.find(".text.");
             if (at == std::string_view::npos) {
                 finish();  // SYMBOLS and the other non-code sections
@@ -152,10 +148,10 @@ SassModule parse_nvdisasm(const std::string& text, const std::string& kernel_fil
             }
             continue;
         }
-        if (starts_with(view, ".section")) {
+        if (view.starts_with(".section")) {
             auto name = first_word(view.substr(8));
             name = name.substr(0, name.find(','));
-            if (starts_with(name, ".text.") && name.size() > 6) {
+            if (name.starts_with(".text.") && name.size() > 6) {
                 start(name.substr(6));
             } else {
                 finish();
@@ -163,7 +159,7 @@ SassModule parse_nvdisasm(const std::string& text, const std::string& kernel_fil
             continue;
         }
         if (!in_function) continue;
-        if (starts_with(view, "//##")) {
+        if (view.starts_with("//##")) {
             auto marker = parse_marker(view);
             if (last_was_marker && !chain.empty() && !marker.empty() && same_location(marker.front(), chain.back())) {
                 chain.insert(chain.end(), marker.begin() + 1, marker.end());
