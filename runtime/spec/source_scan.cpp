@@ -258,11 +258,7 @@ std::vector<KernelDecl> find_kernels(std::string_view source) {
     return kernels;
 }
 
-namespace {
-
-// Reads `#include <NAME>` or `#include "NAME"` as std::regex R"(^\s*#\s*include\s*([<"])([^>"]+)[>"])"
-// would, by hand (std::regex recursed once per character and could overflow the stack on a long line).
-bool match_include_line(std::string_view line, char& opening, std::string& name) {
+bool match_include_line(std::string_view line, char& opening, std::string& name, size_t* after) {
     size_t at = 0;
     auto skip_spaces = [&] {
         while (at < line.size() && std::isspace(static_cast<unsigned char>(line[at]))) ++at;
@@ -280,10 +276,9 @@ bool match_include_line(std::string_view line, char& opening, std::string& name)
     while (at < line.size() && line[at] != '>' && line[at] != '"') ++at;
     if (at == start || at >= line.size()) return false;
     name = std::string(line.substr(start, at - start));
+    if (after) *after = at + 1;
     return true;
 }
-
-}  // namespace
 
 std::vector<fs::path> find_included_files(std::string_view source, const fs::path& source_dir,
                                           const std::vector<fs::path>& search_dirs, std::vector<std::string>* unresolved) {

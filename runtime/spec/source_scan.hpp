@@ -37,6 +37,11 @@ std::string read_source_file(const std::filesystem::path& path);
 // come through read_source_file) loses the CR; a CR anywhere else makes it no declaration.
 bool match_kplay_line(std::string_view line, std::string& name, std::string& rest);
 
+// Reads `#include <NAME>` or `#include "NAME"` as std::regex R"(^\s*#\s*include\s*([<"])([^>"]+)[>"])"
+// would, by hand (the regex recursed once per character and could overflow the stack on a long line).
+// `opening` is '<' or '"'; `after`, when given, is where the line goes on after the closing delimiter.
+bool match_include_line(std::string_view line, char& opening, std::string& name, size_t* after = nullptr);
+
 // Replaces comments and string/char literals with spaces, keeping every newline, so offsets and lines hold.
 std::string blank_comments_and_strings(std::string_view source);
 
