@@ -210,7 +210,7 @@ TEST(KernelInspector, EachNewTextIsInspectedOnceAndItsChangesAreShown) {
     EXPECT_TRUE(first->inspect);
     EXPECT_EQ(first->source.value_or(""), "text 1");
     EXPECT_FALSE(inspector.request_for("k.cu", "text 1", "h1", {}, "sm_90"));  // the same text again: nothing new
-    inspector.submitted(41, 1, "h1", 256);
+    inspector.submitted(41, 1, 256);
     WorkerResult stray;
     stray.id = 40;
     EXPECT_FALSE(inspector.handle(stray));
@@ -231,7 +231,7 @@ TEST(KernelInspector, EachNewTextIsInspectedOnceAndItsChangesAreShown) {
     EXPECT_EQ(inspector.previous(), nullptr);
     EXPECT_TRUE(inspector.changes().empty());
     ASSERT_TRUE(inspector.request_for("k.cu", "text 2", "h2", {}, "sm_90"));
-    inspector.submitted(42, 2, "h2", 256);
+    inspector.submitted(42, 2, 256);
     EXPECT_TRUE(inspector.handle(answer(42, 40)));
     for (int i = 0; i < 500 && !inspector.poll(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     ASSERT_EQ(inspector.recent().size(), 2u);

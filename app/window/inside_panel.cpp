@@ -92,7 +92,7 @@ void fault_lines(AppState& state) {
 
 // The diff of the listings against another inspection, cached in the panel state while both stay.
 void update_diff(InsideState& inside, const RunInspection& now, const RunInspection* other) {
-    const std::string key = other ? std::to_string(now.run) + now.source_hash + "|" + std::to_string(other->run) + other->source_hash : "";
+    const std::string key = other ? std::to_string(now.run) + now.text_key + "|" + std::to_string(other->run) + other->text_key : "";
     if (key == inside.diff_key) return;
     inside.diff_key = key;
     inside.ptx_diff.clear();

@@ -21,10 +21,10 @@ std::optional<CompileFileRequest> KernelInspector::request_for(const std::filesy
     return request;
 }
 
-void KernelInspector::submitted(uint64_t id, int run, const std::string& source_hash, int block_threads) {
+void KernelInspector::submitted(uint64_t id, int run, int block_threads) {
     pending_id_ = id;
     pending_run_ = run;
-    pending_hash_ = source_hash;
+    pending_key_ = requested_key_;
     pending_block_ = block_threads;
 }
 
@@ -37,7 +37,7 @@ bool KernelInspector::handle(const WorkerResult& result) {
     }
     if (work_.running()) return true;  // one disassembly at a time; the next save asks again
     working_run_ = pending_run_;
-    working_hash_ = pending_hash_;
+    working_key_ = pending_key_;
     work_.start([compile = result.compile, block = pending_block_, file = requested_file_] { return inspect_compile(compile, file, block, true); });
     return true;
 }
@@ -46,7 +46,7 @@ bool KernelInspector::poll() {
     std::optional<KernelInspection> done = work_.take();
     if (!done) return false;
     if (done->compiled) by_run_[working_run_] = done->resources;
-    recent_.push_front({working_run_, working_hash_, std::move(*done)});
+    recent_.push_front({working_run_, working_key_, std::move(*done)});
     if (recent_.size() > kRecent) recent_.pop_back();
     return true;
 }
@@ -60,7 +60,7 @@ void KernelInspector::clear() {
 const RunInspection* KernelInspector::previous() const {
     if (recent_.empty()) return nullptr;
     for (size_t i = 1; i < recent_.size(); ++i)
-        if (recent_[i].inspection.compiled && recent_[i].source_hash != recent_.front().source_hash) return &recent_[i];
+        if (recent_[i].inspection.compiled && recent_[i].text_key != recent_.front().text_key) return &recent_[i];
     return nullptr;
 }
 

@@ -20,16 +20,18 @@ namespace kplay {
 
 struct RunInspection {
     int run = 0;              // the history's run number it belongs to
-    std::string source_hash;  // of the text compiled (with its defines)
+    std::string text_key;     // the file, text hash, arch and defines compiled: the same key, the same inspection
     KernelInspection inspection;
 };
 
 class KernelInspector {
 public:
-    // The compile request for this run's text; nothing when that text was inspected last already.
+    // The compile request for this run's text; nothing when that text (with these defines, for this arch)
+    // was inspected last already.
     std::optional<CompileFileRequest> request_for(const std::filesystem::path& file, const std::string& source, const std::string& source_hash,
                                                   const std::vector<std::pair<std::string, std::string>>& defines, const std::string& arch);
-    void submitted(uint64_t id, int run, const std::string& source_hash, int block_threads);
+    // The request from request_for went out as `id`, for history run `run` (0: a failed run).
+    void submitted(uint64_t id, int run, int block_threads);
     // A worker answer: true when it was this inspector's (the disassembly then starts in the background).
     bool handle(const WorkerResult& result);
     // Collects a finished disassembly; true when the newest inspection changed.
@@ -52,11 +54,11 @@ public:
 private:
     uint64_t pending_id_ = 0;           // the inspect compile in the worker
     int pending_run_ = 0, pending_block_ = 0;
-    std::string pending_hash_, requested_key_;
+    std::string pending_key_, requested_key_;
     std::string requested_file_;        // the kernel file as the compiler names it
     Background<KernelInspection> work_;  // its disassembly
     int working_run_ = 0;
-    std::string working_hash_;
+    std::string working_key_;
     std::deque<RunInspection> recent_;
     std::map<int, PtxasResources> by_run_;
 };

@@ -450,13 +450,11 @@ void KernelSession::ask_for_inspection(const RunReport& report) {
     std::vector<std::pair<std::string, std::string>> defines = spec_ ? spec_->defines : std::vector<std::pair<std::string, std::string>>{};
     for (const auto& define : overrides.defines) defines.push_back(define);
     const std::string arch = report.device && !report.emulated ? report.device->arch() : std::string();
-    std::string text_key = source_hash_;
-    for (const auto& [name, value] : defines) text_key += "|" + name + "=" + value;
-    const auto request = inspector_.request_for(file_, source_, text_key, defines, arch);
+    const auto request = inspector_.request_for(file_, source_, source_hash_, defines, arch);
     if (!request) return;
     const int64_t threads = report.launch.block.volume();
     const int run = report.ok() ? static_cast<int>(history_.size()) : 0;
-    inspector_.submitted(client_.submit_compile(*request), run, text_key, threads > 0 && threads <= 4096 ? static_cast<int>(threads) : 0);
+    inspector_.submitted(client_.submit_compile(*request), run, threads > 0 && threads <= 4096 ? static_cast<int>(threads) : 0);
 }
 
 // kplay-cli beside the worker: the finders and the profiler run it again in a process of their own.
