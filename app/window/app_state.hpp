@@ -3,6 +3,7 @@
 
 #include <array>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,11 @@ struct InsideState {
     std::vector<std::pair<int, std::string>> ptx_diff, sass_diff;  // (-1 removed / 0 same / +1 added, text)
     int ptx_added = 0, ptx_removed = 0, sass_added = 0, sass_removed = 0;
     bool diff_truncated = false;
+    // Made once per inspection and text, not per frame: the source's lines, each one's instruction count.
+    std::string lines_key;
+    std::vector<std::string> source_lines;
+    std::map<int, int> counts;
+    int heaviest = 1;
     std::array<std::array<float, 4>, 3> pane_rects{};  // source, PTX, SASS
     std::array<int, 3> highlighted{};                  // rows linked to the highlighted line in each pane
 };

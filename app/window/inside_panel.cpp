@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
-#include <sstream>
 
+#include "base/text.hpp"
 #include "inspect/listing_diff.hpp"
 #include "panels.hpp"
 #include "wrapped_text.hpp"
@@ -22,11 +22,19 @@ const ImU32 kHighlight = IM_COL32(60, 90, 150, 150), kHover = IM_COL32(90, 90, 1
             kWarningRow = IM_COL32(120, 100, 30, 110), kHeat = IM_COL32(230, 140, 60, 220), kAdded = IM_COL32(40, 110, 50, 120),
             kRemoved = IM_COL32(130, 45, 45, 120);
 
-std::vector<std::string> split_lines(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    return lines;
+// The source's lines and the instruction counts the heat column shows (SASS's where there is SASS),
+// made again only when the inspection or the text changed.
+void update_line_counts(InsideState& inside, const KernelSession& session, const RunInspection& now) {
+    const std::string key = std::to_string(now.run) + "|" + now.text_key + "|" + std::to_string(session.reloads()) + "|" +
+                            session.file().string();
+    if (key == inside.lines_key) return;
+    inside.lines_key = key;
+    inside.source_lines.clear();
+    for (const std::string_view line : split_lines(session.source())) inside.source_lines.emplace_back(line);
+    const KernelInspection& inspection = now.inspection;
+    inside.counts = inspection.sass ? inspection.sass->instructions_by_line() : inspection.ptx.instructions_by_line();
+    inside.heaviest = 1;
+    for (const auto& [line, count] : inside.counts) inside.heaviest = std::max(inside.heaviest, count);
 }
 
 // The diagnostics of the last compile that point at the kernel file, by line (the worst one kept).
@@ -225,12 +233,10 @@ void draw_inside_panel(AppState& state) {
                             inside.diff_truncated ? " (too different: not all shown)" : "");
     }
 
-    const std::vector<std::string> source = split_lines(session.source());
-    const auto ptx_counts = inspection.ptx.instructions_by_line();
-    const auto sass_counts = inspection.sass ? inspection.sass->instructions_by_line() : std::map<int, int>{};
-    const auto& counts = inspection.sass ? sass_counts : ptx_counts;
-    int heaviest = 1;
-    for (const auto& [line, count] : counts) heaviest = std::max(heaviest, count);
+    update_line_counts(inside, session, *now);
+    const std::vector<std::string>& source = inside.source_lines;
+    const std::map<int, int>& counts = inside.counts;
+    const int heaviest = inside.heaviest;
     const auto diagnostics = diagnostics_by_line(session);
     const int fault_line = session.fault_line();
     // The selected line is highlighted; the one under the mouse, more lightly.

@@ -490,7 +490,10 @@ int KernelSession::fault_line() const {
 }
 
 bool KernelSession::can_profile() const {
-    return last_ && last_->ok() && !last_->emulated && !profiling() && find_cuda_tool(CudaTool::ncu).found();
+    if (!last_ || !last_->ok() || last_->emulated || profiling()) return false;
+    // Asked every frame (the Profile button): the search of PATH and the toolkit folders is done once.
+    if (!ncu_found_) ncu_found_ = find_cuda_tool(CudaTool::ncu).found();
+    return *ncu_found_;
 }
 
 void KernelSession::profile_last_run() {

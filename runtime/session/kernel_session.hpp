@@ -183,6 +183,7 @@ private:
     Background<ProfileOutcome> profile_work_;
     std::optional<ProfileOutcome> profile_;
     int profile_run_ = 0, profiling_run_ = 0;
+    mutable std::optional<bool> ncu_found_;  // whether ncu is installed, looked up once
     // Thorough runs need a worker with the sanitizer runtimes preloaded: a second one, made when first asked for.
     std::unique_ptr<WorkerClient> thorough_client_;
     WorkerOptions options_;
