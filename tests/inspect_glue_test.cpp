@@ -243,3 +243,20 @@ TEST(KernelInspector, EachNewTextIsInspectedOnceAndItsChangesAreShown) {
     ASSERT_NE(inspector.of_run(1), nullptr);
     EXPECT_EQ(inspector.of_run(3), nullptr);
 }
+
+TEST(Profiler, ASummaryInPlainWordsForTheCliAndTheWindow) {
+    std::string why;
+    auto summary = parse_ncu_details_csv(data("ncu-05_sixteen_pixels_uint4.csv"), &why);
+    ASSERT_TRUE(summary) << why;
+    summary->top_stalls = {{"long scoreboard", 7.77}, {"wait", 1.41}};
+    const auto lines = describe_profile(*summary);
+    ASSERT_EQ(lines.size(), 3u);
+    EXPECT_EQ(lines[0], "3.71 \u00b5s; SM 16.6%, memory 17.3% (DRAM 17.3%) of peak");
+    EXPECT_EQ(lines[1].rfind("occupancy ", 0), 0u) << lines[1];
+    EXPECT_NE(lines[1].find("L2 hit 30.8%; 31 registers/thread"), std::string::npos) << lines[1];
+    EXPECT_EQ(lines[2], "stalls: long scoreboard 7.77, wait 1.41 (cycles per issued instruction)");
+    summary->top_stalls.clear();
+    summary->duration_ns = -1;
+    EXPECT_EQ(describe_profile(*summary).size(), 2u);
+    EXPECT_EQ(describe_profile(*summary)[0].rfind("n/a; ", 0), 0u);
+}

@@ -4,14 +4,8 @@
 #include <cstdio>
 #include <string>
 
-#include "base/text.hpp"
 
 namespace kplay::cli {
-
-namespace {
-// "16.6%", or "n/a" for a figure ncu did not give.
-std::string percent(double value) { return value < 0 ? "n/a" : short_number(value) + "%"; }
-}  // namespace
 
 void print_profile(const ProfileOutcome& profile) {
     if (!profile.summary) {
@@ -19,17 +13,9 @@ void print_profile(const ProfileOutcome& profile) {
         return;
     }
     const ProfileSummary& s = *profile.summary;
-    std::printf("  profile    ncu, clocks as they are (%.1f s): %s; SM %s, memory %s (DRAM %s) of peak\n", profile.seconds,
-                duration_text(s.duration_ns).c_str(), percent(s.sm_throughput_pct).c_str(),
-                percent(s.memory_throughput_pct).c_str(), percent(s.dram_throughput_pct).c_str());
-    std::printf("             occupancy %s achieved of %s theoretical; L1 hit %s, L2 hit %s; %d registers/thread\n",
-                percent(s.achieved_occupancy_pct).c_str(), percent(s.theoretical_occupancy_pct).c_str(), percent(s.l1_hit_pct).c_str(),
-                percent(s.l2_hit_pct).c_str(), s.registers_per_thread);
-    if (!s.top_stalls.empty()) {
-        std::vector<std::string> stalls;
-        for (const auto& stall : s.top_stalls) stalls.push_back(stall.name + " " + short_number(stall.cycles_per_issue));
-        std::printf("             stalls: %s (cycles per issued instruction)\n", join(stalls).c_str());
-    }
+    const std::vector<std::string> lines = describe_profile(s);
+    std::printf("  profile    ncu, clocks as they are (%.1f s): %s\n", profile.seconds, lines[0].c_str());
+    for (size_t i = 1; i < lines.size(); ++i) std::printf("             %s\n", lines[i].c_str());
     for (const auto& advice : s.advice) std::printf("             ncu: %s\n", advice.c_str());
 }
 

@@ -6,7 +6,6 @@
 #include <cmath>
 
 #include "editor_launcher.hpp"
-#include "base/text.hpp"
 #include "client/verdict.hpp"
 #include "panels.hpp"
 #include "wrapped_text.hpp"
@@ -79,17 +78,9 @@ void draw_profile(AppState& state) {
         return;
     }
     const ProfileSummary& p = *profile->summary;
-    auto pct = [](double value) { return value < 0 ? std::string("n/a") : short_number(value) + "%"; };
-    ImGui::Text("Profile of run %d (ncu, clocks as they are): %s", session.profile_run(), duration_text(p.duration_ns).c_str());
-    ImGui::Text("SM %s, memory %s, DRAM %s of peak", pct(p.sm_throughput_pct).c_str(), pct(p.memory_throughput_pct).c_str(),
-                pct(p.dram_throughput_pct).c_str());
-    ImGui::Text("occupancy %s achieved of %s; L1 hit %s, L2 hit %s", pct(p.achieved_occupancy_pct).c_str(), pct(p.theoretical_occupancy_pct).c_str(),
-                pct(p.l1_hit_pct).c_str(), pct(p.l2_hit_pct).c_str());
-    if (!p.top_stalls.empty()) {
-        std::string stalls;
-        for (const auto& stall : p.top_stalls) stalls += (stalls.empty() ? "" : ", ") + stall.name + " " + short_number(stall.cycles_per_issue);
-        wrapped_colored(ImVec4(0.8f, 0.8f, 0.8f, 1), "top stalls: %s (cycles per issued instruction)", stalls.c_str());
-    }
+    const std::vector<std::string> lines = describe_profile(p);
+    ImGui::Text("Profile of run %d (ncu, clocks as they are):", session.profile_run());
+    for (const auto& line : lines) wrapped_colored(ImVec4(0.8f, 0.8f, 0.8f, 1), "%s", line.c_str());
     for (const auto& advice : p.advice) wrapped_colored(ImVec4(0.6f, 0.6f, 0.6f, 1), "ncu: %s", advice.c_str());
 }
 

@@ -10,6 +10,7 @@
 
 #include "base/cache_dir.hpp"
 #include "base/subprocess.hpp"
+#include "base/text.hpp"
 #include "inspect/cuda_tools.hpp"
 
 namespace kplay {
@@ -51,6 +52,21 @@ std::string duration_text(double ns) {
     else if (ns < 1e6) std::snprintf(text, sizeof text, "%.3g \u00b5s", ns / 1e3);
     else std::snprintf(text, sizeof text, "%.3g ms", ns / 1e6);
     return text;
+}
+
+std::vector<std::string> describe_profile(const ProfileSummary& s) {
+    auto percent = [](double value) { return value < 0 ? std::string("n/a") : short_number(value) + "%"; };
+    std::vector<std::string> lines{
+        duration_text(s.duration_ns) + "; SM " + percent(s.sm_throughput_pct) + ", memory " + percent(s.memory_throughput_pct) + " (DRAM " +
+            percent(s.dram_throughput_pct) + ") of peak",
+        "occupancy " + percent(s.achieved_occupancy_pct) + " achieved of " + percent(s.theoretical_occupancy_pct) + " theoretical; L1 hit " +
+            percent(s.l1_hit_pct) + ", L2 hit " + percent(s.l2_hit_pct) + "; " + std::to_string(s.registers_per_thread) + " registers/thread"};
+    if (!s.top_stalls.empty()) {
+        std::vector<std::string> stalls;
+        for (const auto& stall : s.top_stalls) stalls.push_back(stall.name + " " + short_number(stall.cycles_per_issue));
+        lines.push_back("stalls: " + join(stalls) + " (cycles per issued instruction)");
+    }
+    return lines;
 }
 
 void add_stalls_from_details(ProfileSummary& summary) {

@@ -33,6 +33,11 @@ ProfileOutcome profile_with_ncu(const std::filesystem::path& cli, const RunReque
 // "3.78 µs", "110 µs", "2.41 ms"; "n/a" for a duration ncu did not give (negative).
 std::string duration_text(double ns);
 
+// A summary in plain words, for the CLI and the window alike: "3.78 µs; SM 16.4%, memory 17% (DRAM 17%)
+// of peak", then occupancy, hit rates and registers, then the top stalls when ncu gave them ("n/a" for
+// a figure it did not). ncu's advice is summary.advice.
+std::vector<std::string> describe_profile(const ProfileSummary& summary);
+
 // The stall rows of the details page (ncu prints the requested stall metrics there) as top_stalls.
 void add_stalls_from_details(ProfileSummary& summary);
 
