@@ -9,6 +9,7 @@
 #include <map>
 
 #include "base/text.hpp"
+#include "fault_lines_view.hpp"
 #include "inspect/listing_diff.hpp"
 #include "panels.hpp"
 #include "wrapped_text.hpp"
@@ -17,7 +18,7 @@ namespace kplay::window {
 
 namespace {
 
-const ImVec4 kDim(0.6f, 0.6f, 0.6f, 1), kWorse(1.0f, 0.45f, 0.4f, 1), kBetter(0.45f, 0.85f, 0.45f, 1), kFaultText(1.0f, 0.5f, 0.45f, 1);
+const ImVec4 kDim(0.6f, 0.6f, 0.6f, 1), kWorse(1.0f, 0.45f, 0.4f, 1), kBetter(0.45f, 0.85f, 0.45f, 1);
 const ImU32 kHighlight = IM_COL32(60, 90, 150, 150), kHover = IM_COL32(90, 90, 110, 110), kFaultRow = IM_COL32(140, 40, 40, 170), kErrorRow = IM_COL32(120, 40, 40, 110),
             kWarningRow = IM_COL32(120, 100, 30, 110), kHeat = IM_COL32(230, 140, 60, 220), kAdded = IM_COL32(40, 110, 50, 120),
             kRemoved = IM_COL32(130, 45, 45, 120);
@@ -77,24 +78,6 @@ void changes_line(const KernelInspector& inspector) {
     for (const auto& change : changes) {
         ImGui::SameLine();
         ImGui::TextColored(change.worse ? kWorse : kBetter, "%s", describe_changes({change}).c_str());
-    }
-}
-
-// The fault's line, as the finders found it, with the button that looks for it.
-void fault_lines(AppState& state) {
-    KernelSession& session = state.session;
-    if (session.can_find_fault_line()) {
-        if (ImGui::SmallButton("Find the line")) session.find_fault_line();
-        ImGui::SameLine();
-        ImGui::TextDisabled("re-runs the faulting launch on the emulated device (and compute-sanitizer, where installed)");
-    }
-    if (session.finding_fault_line()) ImGui::TextDisabled("looking for the fault's line...");
-    for (const auto& location : session.fault_locations()) {
-        if (location.found)
-            wrapped_colored(kFaultText, "line %d (%s, %.1f s): %s", location.line, std::string(name_of(location.finder)).c_str(), location.seconds,
-                            location.message.c_str());
-        else
-            wrapped_colored(kDim, "%s: %s", std::string(name_of(location.finder)).c_str(), location.problem.c_str());
     }
 }
 
@@ -191,7 +174,7 @@ void draw_inside_panel(AppState& state) {
     inside.highlighted = {};
     const KernelInspector& inspector = session.inspector();
     const RunInspection* now = inspector.current();
-    fault_lines(state);
+    draw_fault_lines(state, false);
     if (!now) {
         ImGui::TextDisabled(inspector.busy() ? "Compiling for inspection..." : "The PTX, SASS and resources of the kernel appear after its first compile.");
         return;

@@ -7,6 +7,7 @@
 
 #include "editor_launcher.hpp"
 #include "client/verdict.hpp"
+#include "fault_lines_view.hpp"
 #include "panels.hpp"
 #include "wrapped_text.hpp"
 
@@ -37,35 +38,6 @@ void wrapped_row(const char* label, const std::string& text, const ImVec4* colou
     else ImGui::TextUnformatted(text.c_str());
     ImGui::PopTextWrapPos();
 }
-// After a GPU fault: the button that finds its line, and what the finders said, each line a button
-// that opens it in the editor.
-void draw_fault_line(AppState& state) {
-    KernelSession& session = state.session;
-    if (session.can_find_fault_line()) {
-        if (ImGui::Button("Find the line")) {
-            session.find_fault_line();
-            state.requested_tab = 1;  // the line is marked in the Inside tab's source
-        }
-        ImGui::SameLine();
-        ImGui::TextDisabled("the same launch on the emulated device (and compute-sanitizer)");
-    }
-    if (session.finding_fault_line()) ImGui::TextDisabled("Looking for the line...");
-    for (const auto& location : session.fault_locations()) {
-        const std::string finder(name_of(location.finder));
-        if (!location.found) {
-            ImGui::TextDisabled("%s: %s", finder.c_str(), location.problem.c_str());
-            continue;
-        }
-        wrapped_colored(kRed, "Line %d (%s, %.1f s): %s", location.line, finder.c_str(), location.seconds, location.message.c_str());
-        ImGui::PushID(finder.c_str());
-        if (ImGui::SmallButton(("Open line " + std::to_string(location.line) + " in the editor").c_str())) {
-            const std::string opened = open_in_editor(session.file().string(), location.line);
-            state.say(opened.empty() ? "Opened line " + std::to_string(location.line) : opened);
-        }
-        ImGui::PopID();
-    }
-}
-
 // Nsight Compute's summary of a run, beside its figures.
 void draw_profile(AppState& state) {
     KernelSession& session = state.session;
@@ -110,7 +82,7 @@ void draw_results_panel(AppState& state) {
                 state.say("Copied " + where + (opened.empty() ? "" : ". " + opened));
             }
         }
-        draw_fault_line(state);
+        draw_fault_lines(state, true);
         if (!r.fault.sanitizer_command.empty()) {
             ImGui::TextDisabled("or by hand: %s", r.fault.sanitizer_command.c_str());
             if (ImGui::SmallButton("Copy command")) ImGui::SetClipboardText(r.fault.sanitizer_command.c_str());
