@@ -130,42 +130,38 @@ bool has_oversized_huffman_table(const std::string& bytes) {
     return false;
 }
 
-// stb_image grows its buffer for a PNG's IDAT chunk to the length the chunk header claims before reading
-// it, so a tiny file claiming a 2 GiB chunk made it allocate 2 GiB (found by tests/fuzz/fuzz_image). A
-// chunk before IEND that runs past the end of the file makes the file corrupt here, first.
-bool has_png_chunk_past_end(const std::string& bytes) {
-    if (bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0) return false;
-    auto byte = [&](size_t at) { return static_cast<uint64_t>(static_cast<unsigned char>(bytes[at])); };
-    for (size_t at = 8; at + 8 <= bytes.size();) {
-        if (bytes.compare(at + 4, 4, "IEND") == 0) return false;
-        const uint64_t length = (byte(at) << 24) | (byte(at + 1) << 16) | (byte(at + 2) << 8) | byte(at + 3);
-        if (length + 12 > bytes.size() - at) return true;  // data and CRC must fit
-        at += 12 + static_cast<size_t>(length);
-    }
-    return false;
-}
+// One walk over a PNG's chunks, up to IEND, for two things stb gets wrong:
+// - stb grows its buffer for an IDAT chunk to the length the chunk header claims before reading it, so a
+//   tiny file claiming a 2 GiB chunk made it allocate 2 GiB (found by tests/fuzz/fuzz_image): a chunk
+//   that runs past the end of the file makes the file corrupt here, first;
+// - a zero-length IDAT chunk is valid PNG, but stb copies it with memcpy(NULL, data, 0) when it comes
+//   first (undefined behaviour, found by tests/fuzz/fuzz_image): the file is decoded without its empty
+//   IDAT chunks.
+struct PngChunkWalk {
+    bool past_end = false;
+    std::optional<std::string> without_empty_idat;  // set only when there were empty IDAT chunks
+};
 
-// A zero-length IDAT chunk is valid PNG, but stb copies it with memcpy(NULL, data, 0) when it comes first
-// (undefined behaviour, found by tests/fuzz/fuzz_image). Returns the file without its empty IDAT chunks,
-// or nothing when it has none. Call only on a file whose chunks all fit (has_png_chunk_past_end false).
-std::optional<std::string> png_without_empty_idat(const std::string& bytes) {
-    if (bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0) return std::nullopt;
+PngChunkWalk walk_png_chunks(const std::string& bytes) {
+    PngChunkWalk walk;
+    if (bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0) return walk;
     auto byte = [&](size_t at) { return static_cast<uint64_t>(static_cast<unsigned char>(bytes[at])); };
     std::string kept = bytes.substr(0, 8);
     bool dropped = false;
-    for (size_t at = 8; at < bytes.size();) {
-        if (at + 12 > bytes.size() || bytes.compare(at + 4, 4, "IEND") == 0) {  // IEND and what follows stay as they are
-            kept.append(bytes, at, std::string::npos);
-            break;
-        }
+    size_t at = 8;
+    for (; at + 8 <= bytes.size() && bytes.compare(at + 4, 4, "IEND") != 0;) {
         const uint64_t length = (byte(at) << 24) | (byte(at + 1) << 16) | (byte(at + 2) << 8) | byte(at + 3);
+        if (length + 12 > bytes.size() - at) {  // data and CRC must fit
+            walk.past_end = true;
+            return walk;
+        }
         const size_t chunk = 12 + static_cast<size_t>(length);
         if (length == 0 && bytes.compare(at + 4, 4, "IDAT") == 0) dropped = true;
         else kept.append(bytes, at, chunk);
         at += chunk;
     }
-    if (!dropped) return std::nullopt;
-    return kept;
+    if (dropped) walk.without_empty_idat = kept.append(bytes, at, std::string::npos);  // IEND and what follows as they are
+    return walk;
 }
 
 }  // namespace
@@ -177,8 +173,8 @@ PlanarImage decode_image(const std::string& bytes, const std::string& name, int6
                          std::to_string(kMaxImageFileBytes >> 20) + " MiB).");
     if (has_oversized_huffman_table(bytes))
         throw InputError("Cannot read " + name + ": corrupt JPEG (a Huffman table holds more than 256 symbols).");
-    const std::optional<std::string> cleaned = has_png_chunk_past_end(bytes) ? std::nullopt : png_without_empty_idat(bytes);
-    const std::string& file = cleaned ? *cleaned : bytes;
+    const PngChunkWalk png = walk_png_chunks(bytes);
+    const std::string& file = png.without_empty_idat ? *png.without_empty_idat : bytes;
     const auto* data = reinterpret_cast<const stbi_uc*>(file.data());
     const int length = static_cast<int>(file.size());
     int width = 0, height = 0, channels = 0;
@@ -201,7 +197,7 @@ PlanarImage decode_image(const std::string& bytes, const std::string& name, int6
                          std::to_string(bytes.size()) + " bytes, more than any photo holds (a corrupt or hostile file).");
 
     // stbi_info stops at the first IDAT; decoding would allocate what a truncated chunk claims.
-    if (has_png_chunk_past_end(bytes))
+    if (png.past_end)
         throw InputError("Cannot decode " + name + ": corrupt PNG (a chunk runs past the end of the file).");
 
     PlanarImage image;
