@@ -318,7 +318,7 @@ private:
                 report_.error = run.launches.failure.error;
                 report_.error_code = run.launches.failure.error_code;
                 report_.error_line = run.launches.failure.line;
-                if (run.launches.failure.fault.overrun) report_.fault = run.launches.failure.fault;
+                report_.fault = run.launches.failure.fault;
             }
             run.check.summary = run.launches.failure.error;
             return main ? std::nullopt : std::optional<SizeRun>(std::move(run));
