@@ -1,6 +1,6 @@
-// README's "Your own task" examples run as printed: every ```cuda block whose first line is
-// `// file: NAME` is written out and run with kplay-cli (on the emulated device, as in CI), and must
-// pass at its size and every test size.
+// README's examples run as printed: every ```cuda block whose first line is `// file: NAME` is written
+// out and run with kplay-cli (on the emulated device, as in CI), and must pass at its size and every
+// test size; and the kplay-cli lines for inspecting a kernel and finding a fault's line.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -24,11 +24,10 @@ std::vector<Example> readme_examples() {
     return examples;
 }
 
-std::pair<int, std::string> run_cli(const std::string& arguments, const kplay::test::TempDir& dir) {
-    const char* env = std::getenv("KPLAY_TEST_CLI");
-    const std::string cli = env && *env ? env : KPLAY_TEST_CLI;
-    const std::string command = "env KPLAY_CUDA_DRIVER=/nonexistent/libcuda.so.1 XDG_CACHE_HOME=" + (dir.path() / "cache").string() +
-                                " " + cli + " " + arguments + " 2>&1";
+// `from`: the folder to run it in (README's command lines name files from the checkout's root).
+std::pair<int, std::string> run_cli(const std::string& arguments, const kplay::test::TempDir& dir, const std::string& from = ".") {
+    const std::string command = "cd " + from + " && env KPLAY_CUDA_DRIVER=/nonexistent/libcuda.so.1 XDG_CACHE_HOME=" +
+                                (dir.path() / "cache").string() + " " + kplay::test::cli_path().string() + " " + arguments + " 2>&1";
     std::string output;
     FILE* pipe = popen(command.c_str(), "r");
     if (!pipe) return {-1, "cannot run " + command};
@@ -71,4 +70,33 @@ TEST(ReadmeExamples, TheVectorAddWithoutItsBoundsCheckFails) {
     const auto [code, output] = run_cli("run " + file.string() + " --size 1025", dir);
     EXPECT_NE(code, 0) << output;
     EXPECT_NE(output.find("past the end of"), std::string::npos) << output;
+}
+
+// The kplay-cli lines README shows for inspecting a kernel and finding a fault's line run as printed
+// (from the checkout's root, without a GPU: `inspect` needs none, and the emulated device names the
+// fault's line itself). The `--profile` line needs a GPU and ncu; it is run on the GPU machine.
+TEST(ReadmeExamples, TheInspectAndFindFaultLinesRunAsPrinted) {
+    const std::string readme = kplay::test::read_file(KPLAY_TEST_README);
+    std::vector<std::string> lines;
+    for (size_t at = readme.find("build/bin/kplay-cli "); at != std::string::npos; at = readme.find("build/bin/kplay-cli ", at + 1)) {
+        std::string line = readme.substr(at + 20, readme.find('\n', at) - at - 20);
+        line = line.substr(0, line.find("  #"));  // the comment after the command
+        if (line.rfind("inspect ", 0) == 0 || line.find("--find-fault") != std::string::npos) lines.push_back(line);
+    }
+    ASSERT_EQ(lines.size(), 3u) << "README's inspect and --find-fault examples";
+    kplay::test::TempDir dir;
+    const std::string root = kplay::test::kernels_dir().parent_path().string();
+    for (const auto& line : lines) {
+        SCOPED_TRACE(line);
+        const auto [code, output] = run_cli(line, dir, root);
+        if (line.find("--find-fault") != std::string::npos) {
+            EXPECT_EQ(code, 5) << output;  // the kernel faults; the emulated device names the line
+            EXPECT_NE(output.find("faults/01_out_of_bounds_write.cu:12"), std::string::npos) << output;
+        } else if (line.find("--sass") != std::string::npos && code == 3) {
+            EXPECT_NE(output.find("cuda-nvdisasm"), std::string::npos) << output;  // no nvdisasm here: said so
+        } else {
+            EXPECT_EQ(code, 0) << output;
+            EXPECT_NE(output.find("resources  128 registers/thread"), std::string::npos) << output;
+        }
+    }
 }
