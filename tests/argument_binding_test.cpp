@@ -3,7 +3,7 @@
 
 #include <cstring>
 
-#include "run/argument_binding.hpp"
+#include "launch/argument_binding.hpp"
 #include "base/error.hpp"
 
 using namespace kplay;

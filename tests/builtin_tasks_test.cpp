@@ -9,7 +9,7 @@
 #include "base/default_image.hpp"
 #include "base/error.hpp"
 #include "base/expression.hpp"
-#include "run/plan.hpp"
+#include "launch/plan.hpp"
 #include "spec/builtin_tasks.hpp"
 #include "spec/task_sizes.hpp"
 #include "tasks/builtin_references.hpp"

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "base/error.hpp"
-#include "run/plan.hpp"
+#include "launch/plan.hpp"
 #include "spec/kernel_spec.hpp"
 #include "spec/task_sizes.hpp"
 

@@ -13,5 +13,6 @@ std::function<int()> add_compile_command(CLI::App& app);
 std::function<int()> add_run_command(CLI::App& app);
 std::function<int()> add_bench_command(CLI::App& app);
 std::function<int()> add_inspect_command(CLI::App& app);
+std::function<int()> add_sweep_command(CLI::App& app);
 
 }  // namespace kplay::cli

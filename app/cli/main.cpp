@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   kplay-cli bench kernels_src/grayscale/*.cu --size 7680x4320
   kplay-cli bench kernels_src/matmul/*.cu --size 4096
   kplay-cli inspect kernels_src/matmul/08_warp_tiling.cu --sass
+  kplay-cli sweep kernels_src/grayscale/01_seed_1d.cu --param block_x=32..1024 step *2
 
 Exit codes: 0 ok, 1 compile error, 2 usage error, 3 input error (file, annotation, image, launch
 configuration), 4 no CUDA driver/device, 5 CUDA error at run time, 6 output does not match the reference.)");
@@ -26,6 +27,7 @@ configuration), 4 no CUDA driver/device, 5 CUDA error at run time, 6 output does
     auto run = kplay::cli::add_run_command(app);
     auto bench = kplay::cli::add_bench_command(app);
     auto inspect = kplay::cli::add_inspect_command(app);
+    auto sweep = kplay::cli::add_sweep_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
@@ -38,6 +40,7 @@ configuration), 4 no CUDA driver/device, 5 CUDA error at run time, 6 output does
         if (app.got_subcommand("run")) return run();
         if (app.got_subcommand("bench")) return bench();
         if (app.got_subcommand("inspect")) return inspect();
+        if (app.got_subcommand("sweep")) return sweep();
     } catch (const std::exception& error) {
         std::cerr << "kplay-cli: " << error.what() << "\n";
         return kplay::cli::kInputError;

@@ -41,6 +41,14 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// A launch refused before it ran: it breaks a device or kernel limit, or the kernel's `requires`. Its
+// own type so the report can say so (KPLAY_LAUNCH_REJECTED) and a sweep lists the point as pruned, with
+// the limit, rather than as a kernel that failed.
+class LaunchRejected : public InputError {
+public:
+    using InputError::InputError;
+};
+
 namespace detail {
 [[noreturn]] void throw_cuda_error(int result, const char* call, const char* file, int line);
 [[noreturn]] void throw_nvrtc_error(int result, const char* call, const char* file, int line);

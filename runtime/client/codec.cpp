@@ -237,7 +237,7 @@ void to_json(nlohmann::json& j, const RunRequest& v) {
          {"grid", v.grid}, {"smem", v.smem}, {"arg_overrides", v.arg_overrides}, {"init_overrides", v.init_overrides}, {"defines", v.defines},
          {"tolerance", v.tolerance}, {"arch", v.arch}, {"device", v.device}, {"warmup", v.warmup}, {"repeat", v.repeat},
          {"flush_l2", v.flush_l2}, {"measure_ceiling", v.measure_ceiling}, {"defer_library_ceiling", v.defer_library_ceiling},
-         {"check_test_sizes", v.check_test_sizes}, {"bench_sizes", v.bench_sizes}, {"keep_outputs", v.keep_outputs}, {"known_input", v.known_input},
+         {"check_test_sizes", v.check_test_sizes}, {"test_sizes_at_any_size", v.test_sizes_at_any_size}, {"bench_sizes", v.bench_sizes}, {"keep_outputs", v.keep_outputs}, {"known_input", v.known_input},
          {"rotate_inputs", v.rotate_inputs}, {"remeasure_ceiling", v.remeasure_ceiling}, {"baseline", v.baseline},
          {"emulate", v.emulate}, {"emulate_without_gpu", v.emulate_without_gpu}, {"thread_order", v.thread_order},
          {"order_seed", v.order_seed}, {"emulation_workers", v.emulation_workers}, {"emulation_timeout_s", v.emulation_timeout_s},
@@ -266,6 +266,7 @@ void from_json(const nlohmann::json& j, RunRequest& v) {
     j.at("measure_ceiling").get_to(v.measure_ceiling);
     j.at("defer_library_ceiling").get_to(v.defer_library_ceiling);
     j.at("check_test_sizes").get_to(v.check_test_sizes);
+    j.at("test_sizes_at_any_size").get_to(v.test_sizes_at_any_size);
     j.at("bench_sizes").get_to(v.bench_sizes);
     j.at("keep_outputs").get_to(v.keep_outputs);
     j.at("known_input").get_to(v.known_input);

@@ -56,6 +56,9 @@ struct RunRequest {
     // Also check the task's test sizes (edge cases) and a second seed of inputs. When inputs.size is
     // given, only that size is run, and the second seed runs at it.
     bool check_test_sizes = true;
+    // The test sizes even when inputs.size is given: a sweep times each point at its own size and still
+    // checks every point at the edge cases.
+    bool test_sizes_at_any_size = false;
     // Without inputs.size: the task's bench size (kplay-cli bench) instead of its default size.
     bool bench_sizes = false;
     bool keep_outputs = false;  // fill the report's OutputView (the window wants it)

@@ -12,6 +12,7 @@
 #include "emu/emulated_launch.hpp"
 #include "emu/emulated_limits.hpp"
 #include "emu/host_compiler.hpp"
+#include "launch/plan.hpp"
 #include "run/cuda_device.hpp"
 #include "run/run_pipeline.hpp"
 #include "spec/source_scan.hpp"
@@ -116,6 +117,9 @@ RunReport Engine::run(const RunRequest& request) {
         report.error_code = error.code();
         report.error_line = error.line();
         report.stage = Stage::reference;
+    } catch (const LaunchRejected& error) {
+        report.error = error.what();
+        report.error_code = "KPLAY_LAUNCH_REJECTED";
     } catch (const InputError& error) {
         report.error = error.what();
     } catch (const std::bad_alloc&) {

@@ -7,7 +7,7 @@
 #include "emu/guarded_memory.hpp"
 #include "emu/host_reference.hpp"
 #include "emu/message_names.hpp"
-#include "run/argument_binding.hpp"
+#include "launch/argument_binding.hpp"
 #include "run/emulated_device.hpp"
 #include "run/references.hpp"
 

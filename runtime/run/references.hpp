@@ -14,7 +14,7 @@
 #include "base/error.hpp"
 #include "client/kernel_resources.hpp"
 #include "client/run_request.hpp"
-#include "run/plan.hpp"
+#include "launch/plan.hpp"
 #include "spec/kernel_spec.hpp"
 #include "tasks/expected_outputs.hpp"
 #include "tasks/reference_cache.hpp"

@@ -16,7 +16,7 @@
 #include "cuda/fault_explanation.hpp"
 #include "run/cuda_device.hpp"
 #include "run/emulated_device.hpp"
-#include "run/plan.hpp"
+#include "launch/plan.hpp"
 #include "run/runner.hpp"
 #include "spec/task_declaration.hpp"
 #include "spec/source_scan.hpp"
@@ -387,7 +387,7 @@ private:
     void check_further_sizes(const SizeRun& main) {
         if (!request_.check_test_sizes) return;
         std::vector<std::vector<int64_t>> sizes;
-        if (request_.inputs.size.empty()) sizes = spec_.task.sizes.test;
+        if (request_.inputs.size.empty() || request_.test_sizes_at_any_size) sizes = spec_.task.sizes.test;
         std::optional<SizeRun> first_test;
         try {
             for (const auto& size : sizes) {
@@ -414,6 +414,8 @@ private:
         names["sms"] = device_->info().sm_count;
         const NamedValues literals = literal_arguments(spec_.args, request_.arg_overrides, values);
         names.insert(literals.begin(), literals.end());
+        const NamedValues defines = integer_defines(spec_.defines);
+        names.insert(defines.begin(), defines.end());
         names = with_block_names(spec_, launch_settings(), std::move(names));
         if (const auto broken = requirement_broken(spec_, names)) {
             size.skipped = true;
@@ -537,19 +539,6 @@ std::string choose_arch(const std::string& requested, bool want_ptx, int device,
     return arch;
 }
 
-std::vector<std::pair<std::string, std::string>> merge_defines(std::vector<std::pair<std::string, std::string>> base,
-                                                                const std::vector<std::pair<std::string, std::string>>& extra) {
-    for (const auto& [name, value] : extra) {
-        bool replaced = false;
-        for (auto& entry : base)
-            if (entry.first == name) {
-                entry.second = value;
-                replaced = true;
-            }
-        if (!replaced) base.emplace_back(name, value);
-    }
-    return base;
-}
 
 void run_pipeline(const RunRequest& request, RunReport& report, EngineServices& services) { Pipeline(request, report, services).run(); }
 

@@ -34,8 +34,4 @@ void run_pipeline(const RunRequest& request, RunReport& report, EngineServices& 
 // The architecture to compile for: the request's, else the device's exact chip, else the default PTX.
 std::string choose_arch(const std::string& requested, bool want_ptx, int device, const DeviceQuery& query);
 
-// Later definitions of the same name win, so request defines override the annotation's.
-std::vector<std::pair<std::string, std::string>> merge_defines(std::vector<std::pair<std::string, std::string>> base,
-                                                                const std::vector<std::pair<std::string, std::string>>& extra);
-
 }  // namespace kplay

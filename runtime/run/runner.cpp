@@ -4,7 +4,7 @@
 #include <chrono>
 #include <memory>
 
-#include "run/argument_binding.hpp"
+#include "launch/argument_binding.hpp"
 
 namespace kplay {
 

@@ -13,7 +13,7 @@
 
 #include "base/timing_stats.hpp"
 #include "run/device.hpp"
-#include "run/plan.hpp"
+#include "launch/plan.hpp"
 #include "tasks/task_data.hpp"
 
 namespace kplay {

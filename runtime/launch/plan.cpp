@@ -1,7 +1,8 @@
 // Launch planning: expressions, the auto grid, requirements, limits and the argument binding.
-#include "run/plan.hpp"
+#include "launch/plan.hpp"
 
 #include <algorithm>
+#include <charconv>
 
 #include "base/error.hpp"
 #include "base/text.hpp"
@@ -31,6 +32,33 @@ std::vector<int64_t> evaluate_all(const std::vector<std::string>& expressions, c
 }
 
 }  // namespace
+
+std::vector<std::pair<std::string, std::string>> merge_defines(std::vector<std::pair<std::string, std::string>> base,
+                                                                const std::vector<std::pair<std::string, std::string>>& extra) {
+    for (const auto& [name, value] : extra) {
+        bool replaced = false;
+        for (auto& entry : base)
+            if (entry.first == name) {
+                entry.second = value;
+                replaced = true;
+            }
+        if (!replaced) base.emplace_back(name, value);
+    }
+    return base;
+}
+
+NamedValues integer_defines(const std::vector<std::pair<std::string, std::string>>& defines) {
+    NamedValues names;
+    for (const auto& [name, value] : defines) {
+        const char* first = value.data();
+        const char* last = value.data() + value.size();
+        int64_t number = 0;
+        const auto [end, error] = std::from_chars(first, last, number);
+        if (error == std::errc() && end == last && !value.empty()) names[name] = number;
+        else names.erase(name);  // a later non-integer definition hides an earlier integer one
+    }
+    return names;
+}
 
 std::array<int64_t, 3> launch_extent(const TaskSpec& task, int launch_dims, const NamedValues& values,
                                      const std::vector<PlanBuffer>& buffers) {
@@ -92,10 +120,12 @@ LaunchPlan make_plan_with_args(const KernelSpec& spec, const std::vector<std::st
     // library binds a different argument list in its place.
     const NamedValues literals = literal_arguments(spec.args, settings.arg_overrides, values);
     plan.names.insert(literals.begin(), literals.end());
+    const NamedValues defines = integer_defines(spec.defines);
+    plan.names.insert(defines.begin(), defines.end());  // never over a size or literal of the same name
     // The requirement sees this launch's block; the plan's names keep what the caller gave (a later
     // launch's expressions see the first launch's block_x, not their own).
     const NamedValues checked = with_block_names(spec, settings, plan.names);
-    if (const auto broken = requirement_broken(spec, checked)) throw InputError("Not launched: " + *broken + ".");
+    if (const auto broken = requirement_broken(spec, checked)) throw LaunchRejected("Not launched: " + *broken + ".");
 
     LaunchConfig& launch = plan.launch;
     launch.block = {checked.at("block_x"), checked.at("block_y"), checked.at("block_z")};
@@ -110,7 +140,7 @@ LaunchPlan make_plan_with_args(const KernelSpec& spec, const std::vector<std::st
     const bool declared_grid = !settings.grid && !spec.grid.empty();
     if (declared_grid && plan.coverage.elements >= 2 * plan.coverage.threads) plan.coverage.kind = CoverageKind::per_thread_work;
     const auto problems = validate_launch(launch, device.limits, function);
-    if (!problems.empty()) throw InputError("Invalid launch configuration:\n  - " + join(problems, "\n  - "));
+    if (!problems.empty()) throw LaunchRejected("Invalid launch configuration:\n  - " + join(problems, "\n  - "));
     if (function) {
         std::vector<BindableBuffer> bindable;
         for (const PlanBuffer& buffer : buffers) bindable.push_back({buffer.name, buffer.type});

@@ -1,7 +1,7 @@
 // The plan of one launch: spec + sizes + settings + device -> a validated launch and bound arguments.
 //
 // Pure: it evaluates the spec's expressions over the run's values (sizes, derived values, literal
-// arguments, the device's SM count), picks the auto grid over the task's extent, checks the kernel's
+// arguments, integer -D defines, the device's SM count), picks the auto grid over the task's extent, checks the kernel's
 // `requires`, validates the launch against the device's limits and the kernel's resources, and binds
 // every argument (buffers by index). Anything wrong is an InputError naming the problem.
 #pragma once
@@ -18,7 +18,7 @@
 #include "client/kernel_resources.hpp"
 #include "client/launch_config.hpp"
 #include "client/run_report.hpp"
-#include "run/argument_binding.hpp"
+#include "launch/argument_binding.hpp"
 #include "spec/kernel_spec.hpp"
 
 namespace kplay {
@@ -52,6 +52,15 @@ struct LaunchPlan {
 // primary output's shape, columns then rows (2D).
 std::array<int64_t, 3> launch_extent(const TaskSpec& task, int launch_dims, const NamedValues& values,
                                      const std::vector<PlanBuffer>& buffers);
+
+// Later definitions of the same name win, so request defines override the annotation's.
+std::vector<std::pair<std::string, std::string>> merge_defines(std::vector<std::pair<std::string, std::string>> base,
+                                                                const std::vector<std::pair<std::string, std::string>>& extra);
+
+// The defines whose value is a decimal integer (-DTILE=64), by name, the later definition winning: the
+// annotation's expressions see them, so `block=(BM/TM)*(BN/TN) grid=cdiv(N,BN),cdiv(M,BM)` follows a
+// tile size given as a define (and a sweep over -DTM changes the launch with the kernel).
+NamedValues integer_defines(const std::vector<std::pair<std::string, std::string>>& defines);
 
 // `names` with block_x, block_y and block_z: the block this launch will have (the settings', else the
 // spec's), so a `requires` may name it (requires=block_x==256 for a kernel whose shared arrays assume it).

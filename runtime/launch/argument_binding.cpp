@@ -1,5 +1,5 @@
 // Argument evaluation, type choice from the declaration and size checks against the real layout.
-#include "run/argument_binding.hpp"
+#include "launch/argument_binding.hpp"
 
 #include <cctype>
 

@@ -1,0 +1,216 @@
+// `kplay-cli sweep FILE --param NAME=VALUES ...`: tune a kernel over block sizes, literal arguments,
+// -D defines and sizes; every point checked before it is timed, a confirm round for the winner, and
+// with --apply the winner written into the file's annotation (keeping FILE.orig once).
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+
+#include "base/cache_dir.hpp"
+#include "base/error.hpp"
+#include "client/worker_client.hpp"
+#include "spec/source_scan.hpp"
+#include "sweep/annotation_edit.hpp"
+#include "sweep/sweep.hpp"
+#include "sweep/sweep_table.hpp"
+#include "commands.hpp"
+#include "exit_codes.hpp"
+#include "option_parsing.hpp"
+
+namespace kplay::cli {
+
+namespace {
+
+struct SweepOptionsCli {
+    std::string file;
+    std::vector<std::string> params, restrictions;
+    std::string strategy = "exhaustive", budget, size, device;
+    uint64_t seed = 1;
+    int warmup = 3, repeat = 20, confirm_top = 3, confirm_rounds = 3;
+    double timeout = 10;
+    bool json = false, apply = false, no_cache = false, no_flush = false;
+};
+
+std::atomic<bool> interrupted{false};
+extern "C" void on_interrupt(int) { interrupted = true; }
+
+// "40" points or "90s" seconds.
+void parse_budget(const std::string& text, SweepOptions& options) {
+    if (text.empty()) return;
+    try {
+        size_t used = 0;
+        if (text.back() == 's') {
+            options.budget_seconds = std::stod(text.substr(0, text.size() - 1), &used);
+            if (used + 1 == text.size() && options.budget_seconds > 0) return;
+        } else {
+            const long long points = std::stoll(text, &used);
+            if (used == text.size() && points > 0) {
+                options.budget_points = static_cast<uint64_t>(points);
+                return;
+            }
+        }
+    } catch (const std::exception&) {
+    }
+    throw std::invalid_argument("--budget takes a number of points (40) or seconds (90s), not '" + text + "'");
+}
+
+// The space: the command line's parameters when given (the file's kplay-sweep lines otherwise).
+SweepSpace space_from(const SweepOptionsCli& o, const std::string& source) {
+    SweepSpace space;
+    if (o.params.empty()) {
+        if (auto lines = find_sweep_lines(source, o.file)) space = std::move(*lines);
+        for (const auto& restriction : o.restrictions) space.restrictions.push_back(restriction);
+        return space;
+    }
+    for (const auto& param : o.params) space.params.push_back(parse_sweep_param(param));
+    space.restrictions = o.restrictions;
+    return space;
+}
+
+class Progress {
+public:
+    explicit Progress(bool quiet) : tty_(!quiet && isatty(STDERR_FILENO)), quiet_(quiet) {}
+    void show(const Sweep& sweep) {
+        if (quiet_) return;
+        const auto& results = sweep.results();
+        if (tty_) {
+            const int width = 30;
+            const int filled = static_cast<int>(sweep.fraction_done() * width);
+            const auto eta = sweep.eta_seconds();
+            char eta_text[32] = "ETA --:--";
+            if (eta) std::snprintf(eta_text, sizeof eta_text, "ETA %d:%02d", static_cast<int>(*eta) / 60, static_cast<int>(*eta) % 60);
+            std::fprintf(stderr, "\r\033[K[%s%s] %d/%d runs  %s  %s", std::string(filled, '#').c_str(), std::string(width - filled, '.').c_str(),
+                         sweep.runs_done(), sweep.runs_expected(), eta_text, sweep.running().c_str());
+            std::fflush(stderr);
+            return;
+        }
+        // Not a terminal: one plain line per point as it is decided.
+        for (; reported_ < results.size(); ++reported_) {
+            const PointResult& r = results[reported_];
+            if (r.state == PointState::pending) break;
+            if (r.state == PointState::passed || r.state == PointState::wrong)
+                std::fprintf(stderr, "point %zu: %s: %s %.4f ms%s\n", reported_ + 1, r.label.c_str(), point_state_name(r.state), r.median_ms,
+                             r.from_cache ? " (cached)" : "");
+            else
+                std::fprintf(stderr, "point %zu: %s: %s: %s\n", reported_ + 1, r.label.c_str(), point_state_name(r.state), r.reason.c_str());
+        }
+    }
+    void done() {
+        if (tty_) std::fprintf(stderr, "\r\033[K");
+    }
+
+private:
+    bool tty_, quiet_;
+    size_t reported_ = 0;
+};
+
+int apply_best(const Sweep& sweep, const SweepOptionsCli& o) {
+    const auto best = sweep.best();
+    if (!best) {
+        std::cerr << "kplay-cli: --apply: nothing written: no point passed its check.\n";
+        return kCheckFailed;
+    }
+    const SweepTarget& target = sweep.target();
+    std::string bytes;
+    if (!read_whole_file(target.file, bytes)) throw InputError("--apply: cannot read " + target.file.string() + " again.");
+    if (read_source_file(target.file) != target.source)
+        throw InputError("--apply: " + target.file.string() + " changed during the sweep; nothing written (sweep it again).");
+    std::vector<std::string> skipped;
+    const AnnotationEdit edit = edit_annotation(bytes, annotation_values(target, sweep.results()[*best].point, &skipped));
+    for (const auto& size : skipped)
+        std::cerr << "kplay-cli: --apply: " << size << " is a size, which the annotation does not hold; run with --size for it.\n";
+    if (!edit.changed()) {
+        std::cerr << "kplay-cli: --apply: the annotation already has the best point; nothing written.\n";
+        return kSuccess;
+    }
+    const auto orig = write_annotation_edit(target.file, bytes, edit);
+    std::cerr << "kplay-cli: wrote the best point into " << target.file.string() << " (the original is kept as " << orig.string() << "):\n"
+              << edit.preview();
+    return kSuccess;
+}
+
+}  // namespace
+
+std::function<int()> add_sweep_command(CLI::App& app) {
+    auto o = std::make_shared<SweepOptionsCli>();
+    auto* command = app.add_subcommand("sweep", "Tune a kernel: every point checked, then timed, then the fastest confirmed");
+    command->add_option("FILE", o->file, "Kernel file (.cu)")->required();
+    command->add_option("--param", o->params,
+                        "NAME=VALUES: a block axis (block_x), a literal argument (tw), a define (-DTILE) or a size (n); VALUES a list "
+                        "(8,16,32) or a range (64..1024 step *2). Repeatable; default: the file's kplay-sweep lines");
+    command->add_option("--restrict", o->restrictions,
+                        "Keep only points where EXPR holds, e.g. \"block_x*block_y <= threads_max\" (names: the parameters, the sizes, "
+                        "threads_max, smem_max, smem_default, regs_max, sms, warp_size). Repeatable");
+    command->add_option("--strategy", o->strategy, "exhaustive (every point) or random (in random order, under --budget)")
+        ->check(CLI::IsMember({"exhaustive", "random"}));
+    command->add_option("--budget", o->budget, "Stop after N points (40) or seconds (90s)");
+    command->add_option("--seed", o->seed, "The random strategy's seed");
+    command->add_option("--size", o->size, "The size every point is timed at (default: the task's bench size)");
+    command->add_option("--device", o->device, "Device ordinal, or cpu for the emulated CPU device (the default without a GPU)");
+    command->add_option("--warmup", o->warmup, "Untimed launches before timing each point")->check(CLI::Range(0, 1000));
+    command->add_option("--repeat", o->repeat, "Timed launches per point (median reported)")->check(CLI::Range(1, 100000));
+    command->add_option("--confirm", o->confirm_top, "The fastest correct points re-timed in the confirm round (0: none)")->check(CLI::Range(0, 20));
+    command->add_option("--confirm-rounds", o->confirm_rounds, "Interleaved rounds of the confirm round")->check(CLI::Range(1, 20));
+    command->add_option("--timeout", o->timeout, "Stop a point's kernel after this many seconds")->check(CLI::PositiveNumber);
+    command->add_flag("--no-l2-flush", o->no_flush, "Do not flush L2 between timed launches");
+    command->add_flag("--no-cache", o->no_cache, "Measure every point again instead of taking earlier sweeps' results");
+    command->add_flag("--apply", o->apply, "Write the best point into the file's kplay annotation (keeps FILE.orig once)");
+    command->add_flag("--json", o->json, "Print JSON (schema in docs/CLI.md)");
+    return [o]() -> int {
+        const std::string source = read_source_file(o->file);
+        SweepOptions options;
+        options.strategy = *parse_sweep_strategy(o->strategy);
+        parse_budget(o->budget, options);
+        options.seed = o->seed;
+        options.confirm_top = o->confirm_top;
+        options.confirm_rounds = o->confirm_rounds;
+        options.use_cache = !o->no_cache;
+        WorkerOptions worker;
+        worker.run_timeout_s = o->timeout;
+        DeviceQuery devices;
+        {
+            WorkerClient client(worker);
+            const WorkerResult answer = client.wait(client.submit_devices());
+            if (!answer.ok()) {
+                std::cerr << "kplay-cli: " << answer.failure_message << "\n";
+                return kCudaError;
+            }
+            devices = answer.devices;
+        }
+        const bool emulate = o->device == "cpu";
+        const int ordinal = emulate || o->device.empty() ? 0 : static_cast<int>(parse_dims(o->device, "--device").at(0));
+        if (!emulate && !o->device.empty() && (ordinal >= static_cast<int>(devices.devices.size()))) {
+            std::cerr << "kplay-cli: no CUDA device " << ordinal << ": " << (devices.problem().empty() ? "the driver reports " + std::to_string(devices.devices.size()) : devices.problem()) << "\n";
+            return kNoDevice;
+        }
+        SweepTarget target = make_sweep_target(o->file, source, space_from(*o, source), devices, emulate, ordinal, o->size);
+        RunRequest base;
+        base.warmup = o->warmup;
+        base.repeat = o->repeat;
+        base.flush_l2 = !o->no_flush;
+        base.rotate_inputs = true;
+        Sweep sweep(std::move(target), base, options, worker);
+        std::signal(SIGINT, on_interrupt);
+        Progress progress(false);
+        while (!sweep.finished()) {
+            if (interrupted) {
+                sweep.cancel();
+                break;
+            }
+            sweep.update(true);
+            progress.show(sweep);
+        }
+        progress.done();
+        std::signal(SIGINT, SIG_DFL);
+        if (o->json) std::cout << sweep_json(sweep).dump(2) << "\n";
+        else std::cout << format_sweep_table(sweep);
+        if (interrupted) return 130;
+        if (!sweep.problem().empty()) return kCudaError;
+        if (o->apply) return apply_best(sweep, *o);
+        return sweep.best() ? kSuccess : kCheckFailed;
+    };
+}
+
+}  // namespace kplay::cli

@@ -1,0 +1,264 @@
+// The sweep's state machine: take up points in the strategy's order, prune, run, then confirm.
+#include "sweep/sweep.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+#include <unordered_set>
+
+#include "base/cache_dir.hpp"
+#include "base/enum_names.hpp"
+#include "base/error.hpp"
+
+namespace kplay {
+
+namespace {
+
+constexpr EnumNames<SweepStrategy, 2> kStrategies{{{SweepStrategy::exhaustive, "exhaustive"}, {SweepStrategy::random, "random"}}};
+
+// A random order over a space too large to shuffle whole: distinct indices, drawn as needed.
+constexpr uint64_t kLargestShuffledSpace = 1'000'000;
+constexpr uint64_t kMostRandomDraws = 100'000;
+
+double median_of(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    const size_t n = values.size();
+    return n == 0 ? 0 : n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+}  // namespace
+
+const char* sweep_strategy_name(SweepStrategy strategy) { return enum_name(kStrategies, strategy); }
+std::optional<SweepStrategy> parse_sweep_strategy(std::string_view text) { return enum_value(kStrategies, text); }
+
+Sweep::Sweep(SweepTarget target, RunRequest base, SweepOptions options, WorkerOptions worker)
+    : target_(std::move(target)), base_(std::move(base)), options_(std::move(options)), worker_options_(std::move(worker)) {
+    const uint64_t size = target_.space.size();
+    if (options_.strategy == SweepStrategy::exhaustive && size > kMaxExhaustivePoints)
+        throw InputError("The sweep has " + std::to_string(size) + " points; an exhaustive sweep takes at most " +
+                         std::to_string(kMaxExhaustivePoints) +
+                         ". Narrow a range, add a restriction, or sample it with --strategy random --budget N.");
+    if (options_.strategy == SweepStrategy::exhaustive) {
+        order_.resize(size);
+        std::iota(order_.begin(), order_.end(), uint64_t{0});
+    } else {
+        std::mt19937_64 random(options_.seed);
+        if (size <= kLargestShuffledSpace) {
+            order_.resize(size);
+            std::iota(order_.begin(), order_.end(), uint64_t{0});
+            std::shuffle(order_.begin(), order_.end(), random);
+        } else {
+            if (options_.budget_points == 0 && options_.budget_seconds <= 0)
+                throw InputError("A random sweep over " + std::to_string(size) + " points needs a budget (--budget N or --budget SECONDSs).");
+            std::unordered_set<uint64_t> drawn;
+            std::uniform_int_distribution<uint64_t> pick(0, size - 1);
+            while (order_.size() < kMostRandomDraws)
+                if (const uint64_t index = pick(random); drawn.insert(index).second) order_.push_back(index);
+        }
+    }
+    if (options_.use_cache)
+        cache_ = SweepCache(SweepCache::file_for(options_.cache_dir.empty() ? default_cache_dir() : options_.cache_dir, target_, base_));
+    client_ = std::make_unique<WorkerClient>(worker_options_);
+    started_ = Clock::now();
+}
+
+Sweep::~Sweep() = default;
+
+bool Sweep::take_next_point() {
+    while (next_ < order_.size()) {
+        if (options_.budget_points && runs_started_measuring_ >= options_.budget_points) return false;
+        if (options_.budget_seconds > 0 && elapsed_seconds() >= options_.budget_seconds) return false;
+        const SweepPoint point = point_at(target_.space, order_[next_++]);
+        PointResult result;
+        result.point = point;
+        result.label = point_label(target_.space, point);
+        if (auto reason = prune_before_compile(target_, point)) {
+            result.state = PointState::pruned;
+            result.reason = std::move(*reason);
+            results_.push_back(std::move(result));
+            continue;
+        }
+        ++runs_started_measuring_;
+        if (auto cached = cache_.find(result.label)) {
+            cached->point = point;
+            results_.push_back(std::move(*cached));
+            continue;
+        }
+        results_.push_back(std::move(result));
+        submit(results_.size() - 1, false);
+        return true;
+    }
+    return false;
+}
+
+void Sweep::submit(size_t result_index, bool confirming) {
+    RunRequest request = point_request(base_, target_, results_[result_index].point);
+    if (confirming) {
+        // Already checked at every size; the confirm round only times, with more repeats.
+        request.repeat = base_.repeat * std::max(1, options_.confirm_repeat_factor);
+        request.check_test_sizes = false;
+    }
+    in_flight_ = client_->submit_run(request);
+    in_flight_result_ = result_index;
+    in_flight_confirming_ = confirming;
+    running_label_ = results_[result_index].label;
+}
+
+void Sweep::finish_measuring() {
+    std::vector<size_t> passed;
+    for (size_t i = 0; i < results_.size(); ++i)
+        if (results_[i].can_win()) passed.push_back(i);
+    std::stable_sort(passed.begin(), passed.end(), [&](size_t a, size_t b) { return results_[a].median_ms < results_[b].median_ms; });
+    passed.resize(std::min<size_t>(passed.size(), static_cast<size_t>(std::max(0, options_.confirm_top))));
+    confirm_set_ = passed;
+    confirm_queue_.clear();
+    for (int round = 1; round <= options_.confirm_rounds; ++round)
+        for (const size_t index : confirm_set_) confirm_queue_.emplace_back(index, round);
+    confirm_next_ = 0;
+    phase_ = confirm_queue_.empty() ? SweepPhase::done : SweepPhase::confirming;
+    running_label_.clear();
+}
+
+void Sweep::finish_confirming() {
+    for (const size_t index : confirm_set_) {
+        PointResult& result = results_[index];
+        if (!result.can_win() || result.confirm_ms.empty()) continue;
+        result.confirmed_ms = median_of(result.confirm_ms);
+        const auto [low, high] = std::minmax_element(result.confirm_ms.begin(), result.confirm_ms.end());
+        result.spread = result.confirmed_ms > 0 ? (*high - *low) / result.confirmed_ms : 0;
+        result.noisy = result.spread > options_.noisy_spread;
+    }
+    phase_ = SweepPhase::done;
+    running_label_.clear();
+}
+
+bool Sweep::handle(WorkerResult result) {
+    if (!in_flight_ || result.id != *in_flight_) return false;
+    in_flight_.reset();
+    ++runs_done_;
+    run_seconds_ += result.elapsed_ms / 1000;
+    ++timed_runs_;
+    if (result.failure == WorkerFailure::gave_up || result.failure == WorkerFailure::start_failed) {
+        problem_ = result.failure_message;
+        results_[in_flight_result_].state = PointState::failed;
+        results_[in_flight_result_].reason = result.failure_message;
+        phase_ = SweepPhase::done;
+        running_label_.clear();
+        return true;
+    }
+    PointResult& point = results_[in_flight_result_];
+    const PointResult measured = point_result_from(target_.space, point.point, result.run);
+    if (!in_flight_confirming_) {
+        point = measured;
+        cache_.store(point);
+        return true;
+    }
+    if (measured.state == PointState::passed) {
+        point.confirm_ms.push_back(measured.median_ms);
+    } else {
+        // Correct once, not again: a kernel that is right only sometimes can never win.
+        point.state = measured.state;
+        point.reason = "in the confirm round: " + measured.reason;
+    }
+    return true;
+}
+
+bool Sweep::update(bool wait) {
+    if (finished()) return false;
+    bool changed = false;
+    if (in_flight_) {
+        std::optional<WorkerResult> result = wait ? std::optional<WorkerResult>(client_->wait(*in_flight_)) : client_->poll();
+        if (result) changed |= handle(std::move(*result));
+        if (in_flight_ || finished()) return changed;
+    }
+    if (phase_ == SweepPhase::measuring) {
+        const size_t before = results_.size();
+        if (!take_next_point()) finish_measuring();
+        changed |= results_.size() != before || phase_ != SweepPhase::measuring;
+    }
+    if (phase_ == SweepPhase::confirming && !in_flight_) {
+        while (confirm_next_ < confirm_queue_.size() && !results_[confirm_queue_[confirm_next_].first].can_win()) ++confirm_next_;
+        if (confirm_next_ == confirm_queue_.size()) {
+            finish_confirming();
+        } else {
+            const auto [index, round] = confirm_queue_[confirm_next_++];
+            submit(index, true);
+            running_label_ += " (confirm round " + std::to_string(round) + "/" + std::to_string(options_.confirm_rounds) + ")";
+        }
+        changed = true;
+    }
+    return changed;
+}
+
+void Sweep::cancel() {
+    if (finished()) return;
+    client_.reset();  // stops the worker and the run in it
+    if (in_flight_) {
+        PointResult& point = results_[in_flight_result_];
+        if (!in_flight_confirming_) {
+            point.state = PointState::pending;
+            point.reason = "cancelled before it finished";
+        }
+        in_flight_.reset();
+    }
+    phase_ = SweepPhase::cancelled;
+    running_label_.clear();
+}
+
+std::optional<size_t> Sweep::best() const {
+    std::optional<size_t> best;
+    const bool confirmed = std::any_of(results_.begin(), results_.end(), [](const PointResult& r) { return r.can_win() && r.confirmed_ms > 0; });
+    for (size_t i = 0; i < results_.size(); ++i) {
+        const PointResult& r = results_[i];
+        if (!r.can_win() || (confirmed && r.confirmed_ms <= 0)) continue;
+        if (!best || r.ranking_ms() < results_[*best].ranking_ms()) best = i;
+    }
+    return best;
+}
+
+std::optional<size_t> Sweep::best_before_confirm() const {
+    std::optional<size_t> best;
+    for (size_t i = 0; i < results_.size(); ++i)
+        if (results_[i].can_win() && (!best || results_[i].median_ms < results_[*best].median_ms)) best = i;
+    return best;
+}
+
+int Sweep::pruned() const {
+    return static_cast<int>(std::count_if(results_.begin(), results_.end(), [](const PointResult& r) { return r.state == PointState::pruned; }));
+}
+
+int Sweep::from_cache() const {
+    return static_cast<int>(std::count_if(results_.begin(), results_.end(), [](const PointResult& r) { return r.from_cache; }));
+}
+
+int Sweep::runs_expected() const {
+    if (phase_ == SweepPhase::done || phase_ == SweepPhase::cancelled) return runs_done_;
+    if (phase_ == SweepPhase::confirming) return runs_done_ + static_cast<int>(confirm_queue_.size() - confirm_next_) + (in_flight_ ? 1 : 0);
+    // Still measuring: the points left, at the share that has needed a run so far, then the confirm round.
+    const size_t taken = results_.size();
+    const size_t ran = taken - static_cast<size_t>(pruned()) - static_cast<size_t>(from_cache());
+    const double share = taken ? static_cast<double>(ran) / static_cast<double>(taken) : 1.0;
+    uint64_t left = order_.size() - next_;
+    if (options_.budget_points) left = std::min<uint64_t>(left, options_.budget_points - std::min(options_.budget_points, runs_started_measuring_));
+    const int in_flight = in_flight_ ? 1 : 0;
+    const int confirm = options_.confirm_top * options_.confirm_rounds;
+    return runs_done_ + in_flight + static_cast<int>(static_cast<double>(left) * share + 0.5) + confirm;
+}
+
+double Sweep::fraction_done() const {
+    if (finished()) return 1;
+    const int expected = runs_expected();
+    return expected > 0 ? std::min(1.0, static_cast<double>(runs_done_) / expected) : 0;
+}
+
+std::optional<double> Sweep::eta_seconds() const {
+    if (finished()) return 0.0;
+    if (timed_runs_ == 0) return std::nullopt;
+    double left = (run_seconds_ / timed_runs_) * std::max(0, runs_expected() - runs_done_);
+    if (options_.budget_seconds > 0) left = std::min(left, std::max(0.0, options_.budget_seconds - elapsed_seconds()));
+    return left;
+}
+
+double Sweep::elapsed_seconds() const { return std::chrono::duration<double>(Clock::now() - started_).count(); }
+
+}  // namespace kplay

@@ -1,0 +1,121 @@
+// A sweep in progress: every point pruned, checked or timed in turn on a worker of its own, then a
+// confirm round that re-times the fastest correct points, interleaved, to pick a winner timing noise
+// did not choose.
+//
+// A point runs as any run does (compiled through the compile cache, checked at the task's test sizes
+// and a second seed, timed at the sweep's size), so a point that is wrong anywhere can never win. The
+// state machine never blocks unless asked (the window calls update() once per frame, kplay-cli waits),
+// and a fault or hang in one point costs that point only: the supervised worker is replaced.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "client/worker_client.hpp"
+#include "sweep/point_result.hpp"
+#include "sweep/sweep_cache.hpp"
+#include "sweep/sweep_target.hpp"
+
+namespace kplay {
+
+enum class SweepStrategy { exhaustive, random };
+const char* sweep_strategy_name(SweepStrategy strategy);
+std::optional<SweepStrategy> parse_sweep_strategy(std::string_view text);
+
+struct SweepOptions {
+    SweepStrategy strategy = SweepStrategy::exhaustive;
+    uint64_t budget_points = 0;  // random: the points to run (0: every point, in random order)
+    double budget_seconds = 0;   // no new point starts after this long (0: no limit)
+    uint64_t seed = 1;           // random's order
+    int confirm_top = 3;         // the fastest correct points re-timed in the confirm round
+    int confirm_rounds = 3;      // each re-timed this many times, interleaved: A B C A B C ...
+    int confirm_repeat_factor = 3;  // with this many times the sweep's repeats
+    double noisy_spread = 0.05;     // a confirmed point whose rounds spread more than this is flagged
+    bool use_cache = true;
+    std::filesystem::path cache_dir;  // empty: the user's cache folder
+};
+
+// The most points an exhaustive sweep takes; a larger space needs restrictions or --strategy random.
+constexpr uint64_t kMaxExhaustivePoints = 10000;
+
+enum class SweepPhase { measuring, confirming, done, cancelled };
+
+class Sweep {
+public:
+    // `base`: the warm-ups, repeats and flags every point runs with. Throws InputError for an exhaustive
+    // sweep over more than kMaxExhaustivePoints points.
+    Sweep(SweepTarget target, RunRequest base, SweepOptions options, WorkerOptions worker = {});
+    ~Sweep();
+    Sweep(const Sweep&) = delete;
+    Sweep& operator=(const Sweep&) = delete;
+
+    // Submits the next run and takes in the finished one; with `wait`, blocks until one finishes.
+    // Returns true when something changed.
+    bool update(bool wait = false);
+    // Stops now: the run in flight is abandoned (its worker is stopped) and the points so far stay.
+    void cancel();
+
+    SweepPhase phase() const { return phase_; }
+    bool finished() const { return phase_ == SweepPhase::done || phase_ == SweepPhase::cancelled; }
+    const SweepTarget& target() const { return target_; }
+    const SweepOptions& options() const { return options_; }
+    const RunRequest& base() const { return base_; }
+    // Every point considered so far, pruned ones included, in the order they were taken up.
+    const std::vector<PointResult>& results() const { return results_; }
+    // The winner: the fastest correct point, ranked by the confirm round once it ran; nullopt when no
+    // point passed. An index into results().
+    std::optional<size_t> best() const;
+    // The fastest correct point by the sweep's own medians, before the confirm round.
+    std::optional<size_t> best_before_confirm() const;
+    // Progress: runs finished and expected in all (measuring and confirming), and the seconds left.
+    int runs_done() const { return runs_done_; }
+    int runs_expected() const;
+    double fraction_done() const;
+    std::optional<double> eta_seconds() const;
+    double elapsed_seconds() const;
+    int pruned() const;
+    int from_cache() const;
+    // The label of the point running now ("" when none) and the round ("confirm 2/3").
+    const std::string& running() const { return running_label_; }
+    // Why the sweep stopped early (the worker could not be started, gave up); empty otherwise.
+    const std::string& problem() const { return problem_; }
+    const std::filesystem::path& cache_file() const { return cache_.file(); }
+
+private:
+    using Clock = std::chrono::steady_clock;
+    bool take_next_point();
+    void submit(size_t result_index, bool confirming);
+    void finish_measuring();
+    void finish_confirming();
+    bool handle(WorkerResult result);
+
+    SweepTarget target_;
+    RunRequest base_;
+    SweepOptions options_;
+    WorkerOptions worker_options_;
+    std::unique_ptr<WorkerClient> client_;
+    SweepCache cache_;
+    SweepPhase phase_ = SweepPhase::measuring;
+    std::vector<PointResult> results_;
+    std::vector<uint64_t> order_;  // point indices still to take up
+    size_t next_ = 0;
+    uint64_t runs_started_measuring_ = 0;
+    std::optional<uint64_t> in_flight_;
+    size_t in_flight_result_ = 0;
+    bool in_flight_confirming_ = false;
+    std::vector<size_t> confirm_set_;
+    std::vector<std::pair<size_t, int>> confirm_queue_;  // (result index, round)
+    size_t confirm_next_ = 0;
+    int runs_done_ = 0;
+    double run_seconds_ = 0;  // spent in finished runs (cached points excluded)
+    int timed_runs_ = 0;
+    Clock::time_point started_;
+    std::string running_label_;
+    std::string problem_;
+};
+
+}  // namespace kplay

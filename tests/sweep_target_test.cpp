@@ -1,0 +1,213 @@
+// A sweep's target: points pruned before anything compiles (restrictions, `requires`, device limits)
+// with the limit named, each point's run request, what "apply" would write, a point's verdict from its
+// run's report, and the cache that lets a sweep resume.
+#include "sweep/sweep_target.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <functional>
+
+#include "base/error.hpp"
+#include "launch/plan.hpp"
+#include "sweep/point_result.hpp"
+#include "sweep/sweep_cache.hpp"
+
+using namespace kplay;
+
+namespace {
+
+const char* const kTiled =
+    "// kplay: task=matmul kernel=matmul_k args=a,b,c,M,N,K,tw=16 launch=2d block=tw,tw smem=2*tw*tw*4\n"
+    "__global__ void matmul_k(float* m, float* n, float* out, int h, int w, int k, int tw) {}\n";
+
+// A kernel whose block and grid follow its tile defines.
+const char* const kDefined =
+    "// kplay: task=matmul kernel=k defines=BM=128,TM=8 launch=2d block=BM/TM grid=cdiv(N,BM),cdiv(M,BM) requires=BM%TM==0\n"
+    "__global__ void k(const float* a, const float* b, float* c, int M, int N, int K) {}\n";
+
+DeviceQuery emulated_only() {
+    DeviceQuery query;
+    query.emulated.available = true;
+    query.emulated.device.ordinal = -1;
+    query.emulated.device.name = "Emulated CPU (test)";
+    query.emulated.device.sm_count = 4;
+    return query;  // no GPU: the limits are CUDA's defaults (1024 threads, 48 KiB of shared memory)
+}
+
+SweepTarget target_of(const char* source, const std::vector<std::string>& params, const std::vector<std::string>& restrictions = {},
+                      const std::string& size = "64x64x64") {
+    SweepSpace space;
+    for (const auto& param : params) space.params.push_back(parse_sweep_param(param));
+    space.restrictions = restrictions;
+    return make_sweep_target("tiled.cu", source, space, emulated_only(), false, 0, size);
+}
+
+SweepPoint point(std::vector<std::string> values) { return SweepPoint{std::move(values)}; }
+
+std::string error_of(const std::function<void()>& run) {
+    try {
+        run();
+    } catch (const InputError& error) {
+        return error.what();
+    }
+    return "(no error)";
+}
+
+}  // namespace
+
+TEST(SweepTarget, PicksTheEmulatedDeviceWithoutAGpuAndTheGivenSize) {
+    const SweepTarget target = target_of(kTiled, {"tw=8,16"});
+    EXPECT_TRUE(target.emulated);
+    EXPECT_EQ(target.device.name, "Emulated CPU (test)");
+    EXPECT_EQ(target.sizes_text, "64x64x64");
+    EXPECT_EQ(target.space.params.at(0).kind, SweepParamKind::literal);
+    // Without a size: the task's CPU bench size on the emulated device.
+    SweepSpace space;
+    space.params.push_back(parse_sweep_param("tw=8"));
+    EXPECT_EQ(make_sweep_target("tiled.cu", kTiled, space, emulated_only(), true, 0, "").sizes_text, "512x512x512");
+}
+
+TEST(SweepTarget, RefusesASpaceWithoutParametersAndARestrictionNamingNothing) {
+    EXPECT_EQ(error_of([] { target_of(kTiled, {}); }),
+              "A sweep needs at least one parameter, e.g. --param block_x=64..1024 step *2 (or a kplay-sweep line in the file).");
+    EXPECT_NE(error_of([] { target_of(kTiled, {"tw=8"}, {"tw < q"}); }).find("unknown name 'q'"), std::string::npos);
+}
+
+TEST(SweepTarget, PrunesADeviceLimitBeforeCompilingWithTheLimitNamed) {
+    const SweepTarget target = target_of(kTiled, {"tw=8,16,32,64"});
+    EXPECT_EQ(prune_before_compile(target, point({"16"})), std::nullopt);
+    EXPECT_EQ(prune_before_compile(target, point({"32"})), std::nullopt);  // 1024 threads, 8 KiB: fits
+    EXPECT_EQ(prune_before_compile(target, point({"64"})).value_or(""),
+              "The block has 4096 threads (64,64,1); the device allows at most 1024 per block (4x the limit)");
+}
+
+TEST(SweepTarget, PrunesARestrictionWithThePointsValues) {
+    const SweepTarget target = target_of(kTiled, {"tw=8,16,32", "block_x=8,16,32"}, {"block_x == tw"});
+    EXPECT_EQ(prune_before_compile(target, point({"16", "16"})), std::nullopt);
+    EXPECT_EQ(prune_before_compile(target, point({"16", "32"})).value_or(""), "restriction block_x == tw does not hold (tw=16, block_x=32)");
+}
+
+TEST(SweepTarget, RestrictionsSeeTheDeviceLimitsAndTheAnnotationsValues) {
+    const SweepTarget target = target_of(kTiled, {"tw=8,16,32"}, {"tw*tw*8 <= smem_max/8"});
+    const NamedValues names = sweep_names(target, point({"32"}));
+    EXPECT_EQ(names.at("threads_max"), 1024);
+    EXPECT_EQ(names.at("smem_max"), 48 * 1024);
+    EXPECT_EQ(names.at("smem_default"), 48 * 1024);
+    EXPECT_EQ(names.at("warp_size"), 32);
+    EXPECT_EQ(names.at("sms"), 4);
+    EXPECT_EQ(names.at("M"), 64);
+    EXPECT_EQ(names.at("block_x"), 32);  // block=tw,tw at tw=32
+    EXPECT_EQ(prune_before_compile(target, point({"16"})), std::nullopt);
+    EXPECT_EQ(prune_before_compile(target, point({"32"})).value_or(""), "restriction tw*tw*8 <= smem_max/8 does not hold (tw=32)");
+}
+
+TEST(SweepTarget, DefinesSizeTheLaunchAndMeetTheKernelsRequirement) {
+    const SweepTarget target = target_of(kDefined, {"-DTM=4,8,12", "-DBM=128,8192"});
+    EXPECT_EQ(prune_before_compile(target, point({"8", "128"})), std::nullopt);
+    EXPECT_EQ(prune_before_compile(target, point({"12", "128"})).value_or(""),
+              "this kernel requires BM%TM==0 (its kplay annotation, line 1), which does not hold at M=64, N=64, K=64");
+    // block=BM/TM: 2048 threads at BM=8192, TM=4; the planner sees the defines.
+    EXPECT_EQ(prune_before_compile(target, point({"4", "8192"})).value_or(""),
+              "block.x is 2048; the device allows at most 1024 (over by 1024); The block has 2048 threads (2048,1,1); the device allows "
+              "at most 1024 per block (2x the limit)");
+}
+
+TEST(SweepTarget, APointsRequestCarriesItsValuesAndChecksTheTestSizes) {
+    const SweepTarget target = target_of(kTiled, {"tw=8,16", "block_y=4,8", "-DUNROLL=2,4", "M=32,64"});
+    RunRequest base;
+    base.repeat = 7;
+    const RunRequest request = point_request(base, target, point({"8", "4", "2", "32"}));
+    EXPECT_EQ(request.repeat, 7);
+    EXPECT_EQ(request.arg_overrides.at("tw"), "8");
+    ASSERT_TRUE(request.block.has_value());
+    EXPECT_EQ(*request.block, (std::vector<int64_t>{8, 4, 1}));  // block_x from block=tw,tw; block_y swept
+    EXPECT_EQ(request.defines, (std::vector<std::pair<std::string, std::string>>{{"UNROLL", "2"}}));
+    EXPECT_EQ(request.inputs.size, "32x64x64");
+    EXPECT_TRUE(request.check_test_sizes);
+    EXPECT_TRUE(request.test_sizes_at_any_size);
+    EXPECT_TRUE(request.emulate);
+    ASSERT_TRUE(request.source.has_value());
+    EXPECT_EQ(*request.source, kTiled);
+
+    std::vector<std::string> skipped;
+    const AnnotationValues values = annotation_values(target, point({"8", "4", "2", "32"}), &skipped);
+    EXPECT_EQ(values.block, (std::vector<int64_t>{8, 4, 1}));
+    EXPECT_EQ(values.literals.at("tw"), "8");
+    EXPECT_EQ(values.defines, (std::vector<std::pair<std::string, std::string>>{{"UNROLL", "2"}}));
+    EXPECT_EQ(skipped, (std::vector<std::string>{"M=32"}));
+}
+
+TEST(SweepTarget, WithoutABlockParameterTheBlockFollowsTheAnnotation) {
+    const SweepTarget target = target_of(kTiled, {"tw=8,16"});
+    EXPECT_FALSE(point_request({}, target, point({"8"})).block.has_value());
+    EXPECT_FALSE(annotation_values(target, point({"8"})).block.has_value());
+}
+
+TEST(SweepPointResult, AWorkerRefusalIsPrunedAWrongCheckCanNeverWin) {
+    const SweepTarget target = target_of(kTiled, {"tw=8,16"});
+    RunReport refused;
+    refused.stage = Stage::launch;
+    refused.error = "Invalid launch configuration:\n  - The kernel uses 255 registers per thread; 1024 threads need 261120, more than 65536.";
+    refused.error_code = "KPLAY_LAUNCH_REJECTED";
+    PointResult result = point_result_from(target.space, point({"8"}), refused);
+    EXPECT_EQ(result.state, PointState::pruned);
+    EXPECT_EQ(result.reason, "The kernel uses 255 registers per thread; 1024 threads need 261120, more than 65536");
+    EXPECT_FALSE(result.can_win());
+
+    RunReport wrong;
+    wrong.stage = Stage::done;
+    wrong.kernel_ms.median = 0.5;
+    wrong.check.passed = false;
+    wrong.check.summary = "FAIL: 3 of 4096 elements of 'c' are wrong";
+    result = point_result_from(target.space, point({"16"}), wrong);
+    EXPECT_EQ(result.state, PointState::wrong);
+    EXPECT_EQ(result.label, "tw=16");
+    EXPECT_EQ(result.reason, "FAIL: 3 of 4096 elements of 'c' are wrong");
+    EXPECT_FALSE(result.can_win());
+
+    RunReport fault;
+    fault.stage = Stage::run;
+    fault.error = "CUDA_ERROR_ILLEGAL_ADDRESS while running matmul_k (grid 4,4,1, block 16,16,1): an illegal address\nmore";
+    fault.error_code = "CUDA_ERROR_ILLEGAL_ADDRESS";
+    result = point_result_from(target.space, point({"16"}), fault);
+    EXPECT_EQ(result.state, PointState::failed);
+    EXPECT_EQ(result.reason, "CUDA_ERROR_ILLEGAL_ADDRESS while running matmul_k (grid 4,4,1, block 16,16,1): an illegal address");
+}
+
+TEST(SweepCache, KeepsVerdictsAndResumesFromTheFile) {
+    const auto dir = std::filesystem::temp_directory_path() / ("kplay-sweep-cache-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    const SweepTarget target = target_of(kTiled, {"tw=8,16"});
+    const auto file = SweepCache::file_for(dir, target, RunRequest{});
+    {
+        SweepCache cache(file);
+        PointResult passed;
+        passed.label = "tw=8";
+        passed.point = point({"8"});
+        passed.state = PointState::passed;
+        passed.median_ms = 1.25;
+        passed.confirmed_ms = 1.3;  // never kept: each sweep re-times its winners
+        cache.store(passed);
+        PointResult failed = passed;
+        failed.label = "tw=16";
+        failed.state = PointState::failed;  // a failure may be the machine's: measured again
+        cache.store(failed);
+    }
+    SweepCache again(file);
+    EXPECT_EQ(again.size(), 1u);
+    const auto found = again.find("tw=8");
+    ASSERT_TRUE(found.has_value());
+    EXPECT_DOUBLE_EQ(found->median_ms, 1.25);
+    EXPECT_DOUBLE_EQ(found->confirmed_ms, 0);
+    EXPECT_TRUE(found->from_cache);
+    EXPECT_FALSE(again.find("tw=16").has_value());
+    // Another size is another file.
+    EXPECT_NE(SweepCache::file_for(dir, target_of(kTiled, {"tw=8,16"}, {}, "32x32x32"), RunRequest{}), file);
+    std::filesystem::remove_all(dir);
+}
+
+TEST(SweepPlan, IntegerDefinesAreNamesTheLaterWinning) {
+    const NamedValues names = integer_defines({{"BM", "64"}, {"TYPE", "float"}, {"BM", "128"}, {"X", "1"}, {"X", "fast"}});
+    EXPECT_EQ(names, (NamedValues{{"BM", 128}}));
+}
