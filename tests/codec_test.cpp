@@ -255,7 +255,7 @@ void fields(Walk& walk, const InputRequest& a, const InputRequest& b) { FIELD(im
 void fields(Walk& walk, const RunRequest& a, const RunRequest& b) {
     FIELD(kernel_path); FIELD(source); FIELD(inputs); FIELD(block); FIELD(grid); FIELD(smem); FIELD(arg_overrides);
     FIELD(init_overrides); FIELD(defines); FIELD(tolerance); FIELD(arch); FIELD(device); FIELD(warmup); FIELD(repeat); FIELD(flush_l2);
-    FIELD(measure_ceiling); FIELD(defer_library_ceiling); FIELD(check_test_sizes); FIELD(bench_sizes); FIELD(keep_outputs);
+    FIELD(measure_ceiling); FIELD(defer_library_ceiling); FIELD(check_test_sizes); FIELD(test_sizes_at_any_size); FIELD(bench_sizes); FIELD(keep_outputs);
     FIELD(known_input); FIELD(rotate_inputs); FIELD(remeasure_ceiling); FIELD(baseline); FIELD(emulate);
     FIELD(emulate_without_gpu); FIELD(thread_order); FIELD(order_seed); FIELD(emulation_workers); FIELD(emulation_timeout_s);
     FIELD(reference_timeout_s); FIELD(emulation_thorough); FIELD(emulation_symbol_check); FIELD(emulation_sandbox);
@@ -516,6 +516,7 @@ RunRequest run_request() {
     request.measure_ceiling = false;
     request.defer_library_ceiling = true;
     request.check_test_sizes = false;
+    request.test_sizes_at_any_size = true;
     request.bench_sizes = true;
     request.keep_outputs = true;
     request.known_input = "image:built-in";
