@@ -238,3 +238,58 @@ TEST(Cli, FindFaultAndProfileOnTheEmulatedDevice) {
     EXPECT_NE(profiled.output.find("profile    none: Nsight Compute profiles GPU runs; this one ran on the emulated device."), std::string::npos)
         << profiled.output;
 }
+
+// kplay-cli sweep: the table and JSON, a bad parameter, and --apply the only way it writes the file.
+TEST(CliSweep, TimesEveryCheckedPointAndNeverWritesWithoutApply) {
+    kplay::test::TempDir cache;
+    const std::string source = kplay::test::read_file(kernel("matmul/02_tiled_dynamic_smem.cu"));
+    const auto file = cache.write("tiled.cu", source);
+    const Result result = run_cli("sweep " + file.string() + " --param tw=8,16,64 --size 32x32x32 --confirm 2 --json", cache);
+    ASSERT_EQ(result.code, 0) << result.output;
+    const auto json = nlohmann::json::parse(result.output.substr(result.output.find('{')));
+    EXPECT_EQ(json.at("emulated"), true);
+    EXPECT_EQ(json.at("sizes"), "32x32x32");
+    ASSERT_EQ(json.at("points").size(), 3u);
+    EXPECT_EQ(json.at("pruned"), 1);
+    EXPECT_EQ(json.at("points").at(2).at("label"), "tw=64");
+    EXPECT_EQ(json.at("points").at(2).at("reason"), "The block has 4096 threads (64,64,1); the device allows at most 1024 per block (4x the limit)");
+    EXPECT_TRUE(json.at("best") == "tw=8" || json.at("best") == "tw=16") << json.at("best");
+    EXPECT_EQ(kplay::test::read_file(file), source);  // untouched without --apply
+    EXPECT_FALSE(std::filesystem::exists(file.string() + ".orig"));
+
+    const Result table = run_cli("sweep " + file.string() + " --param tw=8,16 --size 32x32x32", cache);
+    ASSERT_EQ(table.code, 0) << table.output;
+    EXPECT_NE(table.output.find("2 taken up (0 pruned, 2 from the cache)"), std::string::npos) << table.output;  // resumed from the JSON run
+    EXPECT_NE(table.output.find("PASS  <- best"), std::string::npos) << table.output;
+}
+
+TEST(CliSweep, ApplyWritesOnlyTheAnnotationAndKeepsTheOriginalOnce) {
+    kplay::test::TempDir cache;
+    const std::string source = kplay::test::read_file(kernel("matmul/02_tiled_dynamic_smem.cu"));
+    const auto file = cache.write("tiled.cu", source);
+    const Result result = run_cli("sweep " + file.string() + " --param tw=8 --size 32x32x32 --confirm 0 --apply", cache);
+    ASSERT_EQ(result.code, 0) << result.output;
+    EXPECT_NE(result.output.find("wrote the best point into"), std::string::npos) << result.output;
+    const std::string written = kplay::test::read_file(file);
+    std::string expected = source;
+    expected.replace(expected.find("tw=16"), 5, "tw=8");
+    EXPECT_EQ(written, expected);
+    EXPECT_EQ(kplay::test::read_file(file.string() + ".orig"), source);
+    // A second apply changes the file again but keeps the first original.
+    ASSERT_EQ(run_cli("sweep " + file.string() + " --param tw=32 --size 32x32x32 --confirm 0 --apply", cache).code, 0);
+    EXPECT_NE(kplay::test::read_file(file).find("tw=32 launch=2d"), std::string::npos);
+    EXPECT_EQ(kplay::test::read_file(file.string() + ".orig"), source);
+}
+
+TEST(CliSweep, BadParametersAndAnAllPrunedSpaceSaySo) {
+    kplay::test::TempDir cache;
+    const Result unknown = run_cli("sweep " + kernel("matmul/02_tiled_dynamic_smem.cu") + " --param q=1,2", cache);
+    EXPECT_EQ(unknown.code, 3) << unknown.output;
+    EXPECT_NE(unknown.output.find("unknown parameter 'q'"), std::string::npos) << unknown.output;
+    const Result none = run_cli("sweep " + kernel("grayscale/01_seed_1d.cu") + " --param block_x=2048,4096 --size 64x64", cache);
+    EXPECT_EQ(none.code, 6) << none.output;
+    EXPECT_NE(none.output.find("best: none: every point was pruned"), std::string::npos) << none.output;
+    const Result budget = run_cli("sweep " + kernel("grayscale/01_seed_1d.cu") + " --param block_x=64 --budget soon", cache);
+    EXPECT_EQ(budget.code, 3) << budget.output;
+    EXPECT_NE(budget.output.find("--budget takes a number of points (40) or seconds (90s), not 'soon'"), std::string::npos) << budget.output;
+}

@@ -1,4 +1,4 @@
-// kplay: task=matmul kernel=sgemm_2d<128,128,8,8,8> args=a,b,c,M,N,K launch=2d block=256 grid=cdiv(N,128),cdiv(M,128)
+// kplay: task=matmul kernel=sgemm_2d<TILE_M,TILE_N,TILE_K,THREAD_M,THREAD_N> defines=TILE_M=128,TILE_N=128,TILE_K=8,THREAD_M=8,THREAD_N=8 args=a,b,c,M,N,K launch=2d block=(TILE_M/THREAD_M)*(TILE_N/THREAD_N) grid=cdiv(N,TILE_N),cdiv(M,TILE_M)
 //
 // Step 4 of the matmul ladder: 2D register blocking. A block of 256 threads computes a 128x128 tile of
 // C; each thread keeps an 8x8 sub-tile of sums in registers. Per step of k it loads 8 values of A and 8
@@ -6,6 +6,11 @@
 // shared-memory loads: the kernel stops being bound by shared-memory traffic. A is stored transposed in
 // shared memory so a thread's 8 values of A are contiguous. Edge tiles are zero-filled and stores are
 // guarded, so any M, N, K work.
+//
+// The tile sizes are -D defines the annotation's block and grid follow, so they can be tuned without
+// editing: `kplay-cli run FILE -D THREAD_M=4` runs 512 threads of 4x8 sub-tiles, and
+// `kplay-cli sweep FILE` times every point of the kplay-sweep line below, checked first.
+// kplay-sweep: -DTILE_K=8,16; -DTHREAD_M=4,8; -DTHREAD_N=4,8
 //
 // Measured (H200, 2026-11-29, kplay-cli bench --size 4096): 5.22 ms, 26.3 TFLOP/s = 51.2% of cuBLAS fp32
 // (51.4 TFLOP/s), 3.2x step 3.

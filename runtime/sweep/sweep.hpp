@@ -84,6 +84,7 @@ public:
     // Why the sweep stopped early (the worker could not be started, gave up); empty otherwise.
     const std::string& problem() const { return problem_; }
     const std::filesystem::path& cache_file() const { return cache_.file(); }
+    pid_t worker_pid() const { return client_ ? client_->worker_pid() : 0; }  // 0 once stopped
 
 private:
     using Clock = std::chrono::steady_clock;
