@@ -291,5 +291,5 @@ TEST(CliSweep, BadParametersAndAnAllPrunedSpaceSaySo) {
     EXPECT_NE(none.output.find("best: none: every point was pruned"), std::string::npos) << none.output;
     const Result budget = run_cli("sweep " + kernel("grayscale/01_seed_1d.cu") + " --param block_x=64 --budget soon", cache);
     EXPECT_EQ(budget.code, 3) << budget.output;
-    EXPECT_NE(budget.output.find("--budget takes a number of points (40) or seconds (90s), not 'soon'"), std::string::npos) << budget.output;
+    EXPECT_NE(budget.output.find("The budget is a number of points (40) or seconds (90s), not 'soon'."), std::string::npos) << budget.output;
 }

@@ -640,3 +640,46 @@ TEST(GuiWindow, TheInsideTabLinksSourceToPtxAndShowsResourceChanges) {
     const json state = window.wait_for([](const json& s) { return s["inside"].value("run", -1) >= 0 && s.contains("last") && !s["inside"].value("busy", true); });
     EXPECT_EQ(state["inside"].value("fault_line", 0), 12) << state["inside"].dump() << state["last"].value("error", "");
 }
+
+// The Sweep tab: a sweep started as its Start button does fills the time plot, a wrong point is drawn
+// red and never wins; over two parameters the plot is a heatmap with the winner's cell.
+TEST(GuiWindow, TheSweepTabPlotsEveryPointAndAWrongOneNeverWins) {
+    if (const std::string why = why_no_display(); !why.empty()) GTEST_SKIP() << why;
+    kplay::test::TempDir dir;
+    const fs::path kernel = fs::path(KPLAY_TEST_DATA_DIR) / "sweep" / "wrong_when_fast.cu";
+    const fs::path shot = dir.path() / "shot.png";
+    Window window(dir, {kernel.string(), "--tab", "sweep", "--sweep", "block_x=64..1024 step *2", "--screenshot", shot.string(), "--frames", "5"});
+    EXPECT_EQ(window.wait_exit(), 0);
+    const json state = window.state();
+    EXPECT_EQ(state.value("right_tab", ""), "sweep");
+    const json sweep = state["sweep"];
+    ASSERT_EQ(sweep.value("phase", ""), "done") << sweep.dump();
+    EXPECT_EQ(sweep.value("points", 0), 5);
+    EXPECT_EQ(sweep.value("passed", 0), 3);
+    EXPECT_EQ(sweep.value("wrong", 0), 2);
+    EXPECT_EQ(sweep.value("best_state", ""), "passed");
+    EXPECT_EQ(sweep["plot"].value("kind", ""), "scatter");
+    EXPECT_EQ(sweep["plot"].value("plotted", 0), 5);
+    EXPECT_EQ(state.value("text_overflow_px", 1.0), 0.0);
+    const Screenshot pixels = load_screenshot(shot);
+    ASSERT_GT(pixels.w, 0);
+    EXPECT_GT(pixels.count(sweep["plot"]["rect"], 5, 100, 90, 200, 120), 60);  // the passed points, green
+    EXPECT_GT(pixels.count(sweep["plot"]["rect"], 5, 100, 242, 89, 89), 20);   // the wrong ones, red crosses
+}
+
+TEST(GuiWindow, ASweepOverTwoParametersIsAHeatmap) {
+    if (const std::string why = why_no_display(); !why.empty()) GTEST_SKIP() << why;
+    kplay::test::TempDir dir;
+    const fs::path kernel = kplay::test::kernels_dir() / "matmul" / "04_2d_register_blocking.cu";
+    const fs::path shot = dir.path() / "shot.png";
+    Window window(dir, {kernel.string(), "--size", "32x32x32", "--tab", "sweep", "--sweep", "-DTHREAD_M=4,8; -DTHREAD_N=4,8", "--screenshot",
+                        shot.string(), "--frames", "5"});
+    EXPECT_EQ(window.wait_exit(), 0);
+    const json sweep = window.state()["sweep"];
+    ASSERT_EQ(sweep.value("phase", ""), "done") << sweep.dump();
+    EXPECT_EQ(sweep.value("passed", 0), 4);
+    EXPECT_EQ(sweep["plot"].value("kind", ""), "heatmap");
+    EXPECT_EQ(sweep["plot"].value("plotted", 0), 4);
+    const Screenshot pixels = load_screenshot(shot);
+    EXPECT_GT(pixels.count(sweep["plot"]["rect"], 5, 100, 255, 255, 255), 100);  // the winner's white frame
+}

@@ -175,6 +175,25 @@ TEST(SweepPointResult, AWorkerRefusalIsPrunedAWrongCheckCanNeverWin) {
     EXPECT_EQ(result.reason, "CUDA_ERROR_ILLEGAL_ADDRESS while running matmul_k (grid 4,4,1, block 16,16,1): an illegal address");
 }
 
+TEST(SweepPointResult, AFaultAtATestSizeIsAFailureNotAWrongAnswer) {
+    const SweepTarget target = target_of(kTiled, {"tw=8,16"});
+    RunReport report;
+    report.stage = Stage::done;
+    report.kernel_ms.median = 0.5;
+    report.check.passed = false;
+    SizeCheck fine;
+    fine.sizes = "1x1x1";
+    fine.passed = true;
+    SizeCheck fault;
+    fault.sizes = "33x17x5";
+    fault.summary = "thread (0,0,0) of block (0,0,0) wrote past the end of 'c'";
+    fault.error_code = "KPLAY_OUT_OF_BOUNDS";
+    report.check.sizes = {fine, fault};
+    const PointResult result = point_result_from(target.space, point({"8"}), report);
+    EXPECT_EQ(result.state, PointState::failed);
+    EXPECT_EQ(result.reason, "KPLAY_OUT_OF_BOUNDS at 33x17x5: thread (0,0,0) of block (0,0,0) wrote past the end of 'c'");
+}
+
 TEST(SweepCache, KeepsVerdictsAndResumesFromTheFile) {
     const auto dir = std::filesystem::temp_directory_path() / ("kplay-sweep-cache-" + std::to_string(::getpid()));
     std::filesystem::remove_all(dir);

@@ -36,26 +36,6 @@ struct SweepOptionsCli {
 std::atomic<bool> interrupted{false};
 extern "C" void on_interrupt(int) { interrupted = true; }
 
-// "40" points or "90s" seconds.
-void parse_budget(const std::string& text, SweepOptions& options) {
-    if (text.empty()) return;
-    try {
-        size_t used = 0;
-        if (text.back() == 's') {
-            options.budget_seconds = std::stod(text.substr(0, text.size() - 1), &used);
-            if (used + 1 == text.size() && options.budget_seconds > 0) return;
-        } else {
-            const long long points = std::stoll(text, &used);
-            if (used == text.size() && points > 0) {
-                options.budget_points = static_cast<uint64_t>(points);
-                return;
-            }
-        }
-    } catch (const std::exception&) {
-    }
-    throw std::invalid_argument("--budget takes a number of points (40) or seconds (90s), not '" + text + "'");
-}
-
 // The space: the command line's parameters when given (the file's kplay-sweep lines otherwise).
 SweepSpace space_from(const SweepOptionsCli& o, const std::string& source) {
     SweepSpace space;
@@ -162,7 +142,7 @@ std::function<int()> add_sweep_command(CLI::App& app) {
         const std::string source = read_source_file(o->file);
         SweepOptions options;
         options.strategy = *parse_sweep_strategy(o->strategy);
-        parse_budget(o->budget, options);
+        parse_sweep_budget(o->budget, options);
         options.seed = o->seed;
         options.confirm_top = o->confirm_top;
         options.confirm_rounds = o->confirm_rounds;

@@ -10,6 +10,7 @@
 #include "frame_stats.hpp"
 #include "image_views.hpp"
 #include "session/kernel_session.hpp"
+#include "session/sweep_session.hpp"
 #include "series_view.hpp"
 
 struct ImFont;
@@ -40,6 +41,20 @@ struct InsideState {
     std::array<int, 3> highlighted{};                  // rows linked to the highlighted line in each pane
 };
 
+// The Sweep tab's UI state: which parameters the plot spreads the points over, what it drew and what is
+// hovered (for the tests and the state dump), and the file-write preview.
+struct SweepUiState {
+    int x_param = 0;        // the plot's x axis: a parameter index
+    int y_param = -1;       // -1: a scatter of time over x; else a heatmap over x and y
+    bool at_current_sizes = false;
+    bool preview_open = false;
+    std::array<float, 4> plot_rect{};
+    int plotted = 0;        // points (scatter) or cells (heatmap) drawn
+    std::string hovered;    // the label under the mouse
+    std::string plot_kind;  // "scatter" or "heatmap"
+    std::filesystem::path suggested_for;  // the file the editor text was suggested for
+};
+
 // One entry of the kernel picker: a file under kernels_src and the first line of its header comment.
 struct KernelEntry {
     std::string task;  // folder
@@ -50,6 +65,8 @@ struct KernelEntry {
 struct AppState {
     KernelSession& session;
     ImageViews& views;
+    SweepSession& sweeps;
+    SweepUiState sweep_ui;
     ViewTransform view;
     SeriesViewState series_view;  // the 1D output view's visible range
     float left_width = 560;
@@ -59,7 +76,7 @@ struct AppState {
     std::string output_dir;  // where Ctrl+S saves the output PNG: shown and changeable in the File menu
     std::string font;        // the font file drawn with (empty: ImGui's bitmap font), as the log names it
     ImFont* code_font = nullptr;  // monospace, for listings (null: the text font)
-    int right_tab = 0;            // 0: the output views, 1: Inside (source | PTX | SASS)
+    int right_tab = 0;            // 0: the output views, 1: Inside (source | PTX | SASS), 2: Sweep
     int requested_tab = -1;       // a tab to switch to on the next frame (Find the line, the --tab option)
     InsideState inside;
     double status_until = 0;  // ImGui time

@@ -7,12 +7,14 @@
 #include <poll.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <thread>
 
 #include "base/install_paths.hpp"
+#include "base/text.hpp"
 #include "panels.hpp"
 #include "wrapped_text.hpp"
 #include "font_choice.hpp"
@@ -101,13 +103,14 @@ void draw_layout(AppState& state, int width, int height) {
     ImGui::BeginChild("right", ImVec2(0, full_height), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     // The output views, or inside the kernel (source | PTX | SASS).
     if (ImGui::BeginTabBar("right_tabs")) {
-        const char* names[] = {"Output", "Inside"};
-        for (int tab = 0; tab < 2; ++tab) {
+        const char* names[] = {"Output", "Inside", "Sweep"};
+        for (int tab = 0; tab < 3; ++tab) {
             const ImGuiTabItemFlags flags = state.requested_tab == tab ? ImGuiTabItemFlags_SetSelected : 0;
             if (ImGui::BeginTabItem(names[tab], nullptr, flags)) {
                 state.right_tab = tab;
                 if (tab == 0) draw_images_panel(state);
-                else draw_inside_panel(state);
+                else if (tab == 1) draw_inside_panel(state);
+                else draw_sweep_panel(state);
                 ImGui::EndTabItem();
             }
         }
@@ -138,7 +141,12 @@ int main(int argc, char** argv) {
     std::string tab;
     int select_line = 0;
     bool find_fault = false, profile = false;
-    app.add_option("--tab", tab, "Open this tab on the right: output or inside (source | PTX | SASS)")->check(CLI::IsMember({"output", "inside"}));
+    app.add_option("--tab", tab, "Open this tab on the right: output, inside (source | PTX | SASS) or sweep")
+        ->check(CLI::IsMember({"output", "inside", "sweep"}));
+    std::string sweep_items;
+    app.add_option("--sweep", sweep_items,
+                   "Start a sweep of the file after its first result, over these items (as a kplay-sweep line: "
+                   "\"block_x=32..1024 step *2; restrict ...\"), as the Sweep tab's Start does");
     app.add_option("--select-line", select_line, "Select this source line in the Inside tab, as a click would (its PTX and SASS light up)");
     std::string diff_against;
     app.add_option("--diff-against", diff_against, "The Inside tab's listings as a diff against: previous (the text before), or a run number");
@@ -190,7 +198,10 @@ int main(int argc, char** argv) {
     KernelSession session(options);
     ImageViews views;
     views.load_shaders();
-    AppState state{session, views};
+    WorkerOptions sweep_options;
+    sweep_options.run_timeout_s = timeout;
+    SweepSession sweeps(sweep_options);  // a worker of its own, so the live runs never wait behind a sweep
+    AppState state{session, views, sweeps};
     state.font = font.path;
     state.code_font = code_font;
     state.content_scale = scale;
@@ -217,6 +228,7 @@ int main(int argc, char** argv) {
     session.find_fault_automatically = find_fault || saved.find_fault_automatically;
     session.open(kernel, /*keep_overrides=*/true);
     if (tab == "inside") state.requested_tab = 1;
+    if (tab == "sweep") state.requested_tab = 2;
     state.inside.selected_line = std::max(0, select_line);
     state.inside.scroll_pending = select_line > 0;
     if (diff_against == "previous") state.inside.diff_against = -1;
@@ -241,8 +253,28 @@ int main(int argc, char** argv) {
     const auto started = std::chrono::steady_clock::now();
     while (!glfwWindowShouldClose(window) && !state.quit_requested) {
         // Busy: short waits so results show promptly; idle: sleep until input or a save.
-        glfwWaitEventsTimeout(session.busy() ? 0.002 : 0.1);
+        glfwWaitEventsTimeout(session.busy() || sweeps.running() ? 0.002 : 0.1);
         const auto frame_start = std::chrono::steady_clock::now();
+        sweeps.update();
+        if (!sweep_items.empty() && session.results_received() > 0 && session.devices_known()) {
+            // The test hook: the items as the Sweep tab's box would hold them, then its Start.
+            sweeps.text.clear();
+            for (size_t start = 0; start <= sweep_items.size();) {  // by hand: split_list keeps "a <= 8; b" whole
+                const size_t end = std::min(sweep_items.size(), sweep_items.find(';', start));
+                if (const std::string item = trim(std::string_view(sweep_items).substr(start, end - start)); !item.empty())
+                    sweeps.text += item + "\n";
+                start = end + 1;
+            }
+            state.sweep_ui.suggested_for = session.file();
+            if (sweeps.start(sweep_start_from(session, /*at_current_sizes=*/!size.empty()))) {
+                state.sweep_ui.at_current_sizes = !size.empty();
+                state.sweep_ui.x_param = 0;
+                state.sweep_ui.y_param = sweeps.sweep()->target().space.params.size() >= 2 ? 1 : -1;
+            } else {
+                std::fprintf(stderr, "kplay: --sweep: %s\n", sweeps.problem().c_str());
+            }
+            sweep_items.clear();
+        }
         if (session.update()) {
             // The title carries the file and the error count, so it shows in the taskbar too.
             std::string title = "kplay";
@@ -295,11 +327,11 @@ int main(int argc, char** argv) {
         }
         // A screenshot waits for what follows the result too: the inspection, a fault's line, a profile.
         const bool settled = session.results_received() > 0 && !session.inspector().busy() && !session.finding_fault_line() &&
-                             !session.profiling() && !(profile && session.can_profile());
+                             !session.profiling() && !(profile && session.can_profile()) && !sweeps.running() && sweep_items.empty();
         if (frames_since_result < 0 && settled) frames_since_result = 0;
         if (frames_since_result >= 0) ++frames_since_result;
         const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        const bool screenshot_due = !screenshot.empty() && (frames_since_result >= frames_after_result || elapsed > 60);
+        const bool screenshot_due = !screenshot.empty() && (frames_since_result >= frames_after_result || elapsed > 120);
         if (screenshot_due) write_screenshot(screenshot, width, height);
         glfwSwapBuffers(window);
         session.frame_presented();

@@ -22,5 +22,6 @@ void draw_printf_panel(AppState& state);       // printf_panel.cpp: the emulated
 void draw_history_panel(AppState& state);      // history_panel.cpp: plot, compare, export
 void draw_images_panel(AppState& state);       // images_panel.cpp: input | output | difference, or error map
 void draw_inside_panel(AppState& state);       // inside_panel.cpp: source | PTX | SASS linked by line, resources
+void draw_sweep_panel(AppState& state);        // sweep_panel.cpp: the space, progress, plot, table, apply best
 
 }  // namespace kplay::window

@@ -15,6 +15,32 @@ namespace kplay::window {
 namespace {
 
 // The Inside tab: the newest inspection's figures, what changed, the linked rows, the fault's line.
+// The Sweep tab: the sweep's phase and points, the winner, and what the plot drew.
+nlohmann::json sweep_dump(const AppState& state) {
+    const Sweep* sweep = state.sweeps.sweep();
+    nlohmann::json dump = {{"problem", state.sweeps.problem()}, {"text", state.sweeps.text}};
+    if (!sweep) return dump;
+    const char* phases[] = {"measuring", "confirming", "done", "cancelled"};
+    dump["phase"] = phases[static_cast<int>(sweep->phase())];
+    dump["points"] = sweep->results().size();
+    dump["pruned"] = sweep->pruned();
+    dump["runs_done"] = sweep->runs_done();
+    int passed = 0, wrong = 0, failed = 0;
+    for (const PointResult& r : sweep->results()) {
+        passed += r.state == PointState::passed;
+        wrong += r.state == PointState::wrong;
+        failed += r.state == PointState::failed;
+    }
+    dump["passed"] = passed;
+    dump["wrong"] = wrong;
+    dump["failed"] = failed;
+    dump["best"] = sweep->best() ? nlohmann::json(sweep->results()[*sweep->best()].label) : nlohmann::json(nullptr);
+    dump["best_state"] = sweep->best() ? point_state_name(sweep->results()[*sweep->best()].state) : "";
+    dump["plot"] = {{"kind", state.sweep_ui.plot_kind}, {"rect", state.sweep_ui.plot_rect}, {"plotted", state.sweep_ui.plotted},
+                    {"hovered", state.sweep_ui.hovered}};
+    return dump;
+}
+
 nlohmann::json inside_dump(const AppState& state) {
     const KernelSession& session = state.session;
     const KernelInspector& inspector = session.inspector();
@@ -107,7 +133,8 @@ void write_state_dump(const AppState& state, const std::filesystem::path& path) 
         dump["view"]["bars"] = state.bars_rect;
         dump["view"]["bars_hovered"] = state.bars_hovered;
     }
-    dump["right_tab"] = state.right_tab == 1 ? "inside" : "output";
+    dump["right_tab"] = state.right_tab == 1 ? "inside" : state.right_tab == 2 ? "sweep" : "output";
+    dump["sweep"] = sweep_dump(state);
     dump["inside"] = inside_dump(state);
     if (session.last()) dump["last"] = to_json(*session.last());
     if (session.shown()) {

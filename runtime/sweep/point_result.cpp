@@ -63,6 +63,11 @@ PointResult point_result_from(const SweepSpace& space, const SweepPoint& point, 
         for (const SizeCheck& size : report.check.sizes)
             if (!size.passed && !size.skipped) {
                 result.reason = "at " + size.sizes + ": " + first_line(size.summary);
+                // A fault at a test size is a failure of the kernel, not a wrong answer.
+                if (!size.error_code.empty()) {
+                    result.state = PointState::failed;
+                    if (result.reason.find(size.error_code) == std::string::npos) result.reason = size.error_code + " " + result.reason;
+                }
                 break;
             }
         return result;

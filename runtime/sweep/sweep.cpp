@@ -31,6 +31,29 @@ double median_of(std::vector<double> values) {
 const char* sweep_strategy_name(SweepStrategy strategy) { return enum_name(kStrategies, strategy); }
 std::optional<SweepStrategy> parse_sweep_strategy(std::string_view text) { return enum_value(kStrategies, text); }
 
+void parse_sweep_budget(const std::string& text, SweepOptions& options) {
+    if (text.empty()) return;
+    try {
+        size_t used = 0;
+        if (text.back() == 's') {
+            const double seconds = std::stod(text.substr(0, text.size() - 1), &used);
+            if (used + 1 == text.size() && seconds > 0) {
+                options.budget_seconds = seconds;
+                return;
+            }
+        } else {
+            const long long points = std::stoll(text, &used);
+            if (used == text.size() && points > 0) {
+                options.budget_points = static_cast<uint64_t>(points);
+                return;
+            }
+        }
+    } catch (const std::exception&) {
+        // std::stod and std::stoll throw for text that is no number: the message below says what is wanted
+    }
+    throw InputError("The budget is a number of points (40) or seconds (90s), not '" + text + "'.");
+}
+
 Sweep::Sweep(SweepTarget target, RunRequest base, SweepOptions options, WorkerOptions worker)
     : target_(std::move(target)), base_(std::move(base)), options_(std::move(options)), worker_options_(std::move(worker)) {
     const uint64_t size = target_.space.size();

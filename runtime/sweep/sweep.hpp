@@ -39,6 +39,10 @@ struct SweepOptions {
     std::filesystem::path cache_dir;  // empty: the user's cache folder
 };
 
+// "40" (points) or "90s" (seconds) into the options' budget; empty leaves it unset. Throws InputError
+// "The budget is a number of points (40) or seconds (90s), not 'soon'."
+void parse_sweep_budget(const std::string& text, SweepOptions& options);
+
 // The most points an exhaustive sweep takes; a larger space needs restrictions or --strategy random.
 constexpr uint64_t kMaxExhaustivePoints = 10000;
 

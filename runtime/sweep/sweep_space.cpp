@@ -299,6 +299,34 @@ std::optional<SweepSpace> find_sweep_lines(std::string_view source, std::string_
     return space;
 }
 
+SweepSpace parse_sweep_text(std::string_view text) {
+    // Each line read as a kplay-sweep line would be, so the box and the file take the same items.
+    std::string source;
+    for (const std::string_view line : split_lines(text))
+        source += trim(line).empty() ? std::string("\n") : "// kplay-sweep: " + std::string(line) + "\n";
+    try {
+        std::optional<SweepSpace> space = find_sweep_lines(source, "box");
+        if (!space) return {};
+        space->line = 0;
+        return std::move(*space);
+    } catch (const InputError& error) {
+        std::string message = error.what();
+        const std::string marker = ": kplay-sweep: ";
+        if (message.rfind("box:", 0) == 0 && message.find(marker) != std::string::npos) {
+            const size_t colon = message.find(':', 4);
+            message = "line " + message.substr(4, colon - 4) + ": " + message.substr(message.find(marker) + marker.size());
+        }
+        throw InputError(message);
+    }
+}
+
+std::string sweep_text(const SweepSpace& space) {
+    std::string text;
+    for (const SweepParam& param : space.params) text += param.text + "\n";
+    for (const std::string& restriction : space.restrictions) text += "restrict " + restriction + "\n";
+    return text;
+}
+
 void resolve_sweep_params(SweepSpace& space, const KernelSpec& spec) {
     std::vector<std::string> literals, defines;
     for (const auto& arg : spec.args) {

@@ -65,6 +65,13 @@ SweepParam parse_sweep_param(std::string_view text);
 // line with no items. `file` names the file in messages. Raw bytes read as well (a byte-order mark, CRLF).
 std::optional<SweepSpace> find_sweep_lines(std::string_view source, std::string_view file);
 
+// The same items typed into a box (the window's sweep editor): one or more per line, separated by ';'.
+// Messages name the box's line: "line 2: ...". An empty text is an empty space.
+SweepSpace parse_sweep_text(std::string_view text);
+
+// A space back as that text: each parameter as written, then each restriction, one per line.
+std::string sweep_text(const SweepSpace& space);
+
 // Settles each parameter's kind against the spec: block axes; -DNAME or a name among spec.defines is a
 // define; a literal of spec.args (name=expression) is a literal; one of spec.task.sizes.names is a size.
 // Throws InputError naming the parameter and listing what it could have been ("unknown parameter 'q':
