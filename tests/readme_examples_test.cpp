@@ -100,3 +100,19 @@ TEST(ReadmeExamples, TheInspectAndFindFaultLinesRunAsPrinted) {
         }
     }
 }
+
+// README's sweep of the seed kernel over block sizes, as printed (on the emulated device): every point
+// checked, the table, and a winner.
+TEST(ReadmeExamples, TheSeedKernelSweepRunsAsPrinted) {
+    const std::string readme = kplay::test::read_file(KPLAY_TEST_README);
+    const std::string command = "build/bin/kplay-cli sweep kernels_src/grayscale/01_seed_1d.cu";
+    const size_t at = readme.find(command);
+    ASSERT_NE(at, std::string::npos) << "README's sweep example";
+    const std::string line = readme.substr(at + 20, readme.find('\n', at) - at - 20);
+    kplay::test::TempDir dir;
+    const auto [code, output] = run_cli(line, dir, kplay::test::kernels_dir().parent_path().string());
+    EXPECT_EQ(code, 0) << output;
+    EXPECT_NE(output.find("exhaustive, 6 points in the space, 6 taken up (0 pruned, 0 from the cache)"), std::string::npos) << output;
+    EXPECT_NE(output.find("PASS  <- best"), std::string::npos) << output;
+    EXPECT_NE(output.find("best: block_x="), std::string::npos) << output;
+}
