@@ -14,6 +14,7 @@
 #include <string>
 
 #include "base/error.hpp"
+#include "test_support.hpp"
 #include "spec/kernel_spec.hpp"
 
 using namespace kplay;
@@ -21,14 +22,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string error_of(const std::function<void()>& run) {
-    try {
-        run();
-    } catch (const InputError& error) {
-        return error.what();
-    }
-    return "(no error)";
-}
 
 // The annotation line after the edit, for tests that look at one line only.
 std::string edited(const std::string& line, const AnnotationValues& values) {
@@ -204,42 +197,42 @@ TEST(AnnotationEdit, NothingAskedChangesNothing) {
 }
 
 TEST(AnnotationEdit, ExactMessages) {
-    EXPECT_EQ(error_of([] { edit_annotation("__global__ void k() {}\n// kplay-sweep: tw=8\n", block({8})); }),
+    EXPECT_EQ(kplay::test::input_error_of([] { edit_annotation("__global__ void k() {}\n// kplay-sweep: tw=8\n", block({8})); }),
               "the file has no '// kplay:' line to write the values into; add one, e.g. '// kplay: block=16,16', or "
               "change the file by "
               "hand");
-    EXPECT_EQ(error_of([] { edit_annotation("\n// kplay: task=matmul args=a,b,M,tw2=4\n", literal("tw", "32")); }),
+    EXPECT_EQ(kplay::test::input_error_of([] { edit_annotation("\n// kplay: task=matmul args=a,b,M,tw2=4\n", literal("tw", "32")); }),
               "tw is not a literal of args=a,b,M,tw2=4 (line 2), so it cannot be written; add it there as tw=VALUE");
-    EXPECT_EQ(error_of([] { edit_annotation("// kplay: task=matmul args=a, tw\n", literal("tw", "32")); }),
+    EXPECT_EQ(kplay::test::input_error_of([] { edit_annotation("// kplay: task=matmul args=a, tw\n", literal("tw", "32")); }),
               "tw is not a literal of args=a,tw (line 1), so it cannot be written; add it there as tw=VALUE");
-    EXPECT_EQ(error_of([] { edit_annotation("// kplay: task=matmul\n", literal("tw", "32")); }),
+    EXPECT_EQ(kplay::test::input_error_of([] { edit_annotation("// kplay: task=matmul\n", literal("tw", "32")); }),
               "tw is not a literal of args= (line 1 has no args=), so it cannot be written; add args=...,tw=VALUE to "
               "the annotation");
     EXPECT_EQ(
-        error_of([] { edit_annotation("// kplay: args=tw=1\n", literal("tw", "3 2")); }),
+        kplay::test::input_error_of([] { edit_annotation("// kplay: args=tw=1\n", literal("tw", "3 2")); }),
         "cannot write tw=3 2 into the annotation: a value there is not empty and has no spaces, commas or brackets");
-    EXPECT_EQ(error_of([] { edit_annotation("// kplay: args=tw=1\n", literal("tw", "")); }),
+    EXPECT_EQ(kplay::test::input_error_of([] { edit_annotation("// kplay: args=tw=1\n", literal("tw", "")); }),
               "cannot write tw= into the annotation: a value there is not empty and has no spaces, commas or brackets");
     EXPECT_EQ(
-        error_of([] { edit_annotation("// kplay: args=tw=1\n", define("T", "a,b")); }),
+        kplay::test::input_error_of([] { edit_annotation("// kplay: args=tw=1\n", define("T", "a,b")); }),
         "cannot write T=a,b into the annotation: a value there is not empty and has no spaces, commas or brackets");
     EXPECT_EQ(
-        error_of([] { edit_annotation("// kplay: args=tw=1\n", define("T", "f(1)")); }),
+        kplay::test::input_error_of([] { edit_annotation("// kplay: args=tw=1\n", define("T", "f(1)")); }),
         "cannot write T=f(1) into the annotation: a value there is not empty and has no spaces, commas or brackets");
-    EXPECT_EQ(error_of([] { edit_annotation("// kplay: args=tw=1\n", define("-DT", "1")); }),
+    EXPECT_EQ(kplay::test::input_error_of([] { edit_annotation("// kplay: args=tw=1\n", define("-DT", "1")); }),
               "cannot write the define '-DT': a define's name is letters, digits and _");
-    EXPECT_EQ(error_of([] { edit_annotation("// kplay: block=1\n", block({})); }),
+    EXPECT_EQ(kplay::test::input_error_of([] { edit_annotation("// kplay: block=1\n", block({})); }),
               "cannot write block=: a block takes 1 to 3 values (x,y,z)");
-    EXPECT_EQ(error_of([] {
+    EXPECT_EQ(kplay::test::input_error_of([] {
                   edit_annotation("// kplay: block=1\n", block({1, 2, 3, 4}));
               }),
               "cannot write block=1,2,3,4: a block takes 1 to 3 values (x,y,z)");
-    EXPECT_EQ(error_of([] {
+    EXPECT_EQ(kplay::test::input_error_of([] {
                   edit_annotation("// kplay: block=1\n", block({32, 0}));
               }),
               "cannot write block=32,0: block sizes are 1 or more");
     // A line find_annotation refuses is refused with its message.
-    EXPECT_EQ(error_of([] { edit_annotation("// kplay: oops task=matmul\n", block({8})); }),
+    EXPECT_EQ(kplay::test::input_error_of([] { edit_annotation("// kplay: oops task=matmul\n", block({8})); }),
               "kplay annotation at line 1: expected key=value, got 'oops' (keys: task, kernel, args, launch, block, "
               "grid, smem, defines, "
               "tol, requires)");
@@ -315,7 +308,7 @@ TEST(AnnotationWrite, RefusesAFileThatChanged) {
     const fs::path file = folder.write("k.cu", "// kplay: block=16\n// saved since\n");
     const AnnotationEdit edit = edit_annotation(bytes, block({8}));
     EXPECT_EQ(
-        error_of([&] { write_annotation_edit(file, bytes, edit); }),
+        kplay::test::input_error_of([&] { write_annotation_edit(file, bytes, edit); }),
         file.string() + " changed since kplay read it; nothing was written. Reload it and apply the values again.");
     EXPECT_EQ(read(file), "// kplay: block=16\n// saved since\n");
     EXPECT_FALSE(fs::exists(folder.path() / "k.cu.orig"));
@@ -327,7 +320,7 @@ TEST(AnnotationWrite, RefusesAFileThatChanged) {
 TEST(AnnotationWrite, MissingFile) {
     Folder folder;
     const fs::path file = folder.path() / "gone.cu";
-    EXPECT_EQ(error_of([&] { write_annotation_edit(file, "x", AnnotationEdit{}); }),
+    EXPECT_EQ(kplay::test::input_error_of([&] { write_annotation_edit(file, "x", AnnotationEdit{}); }),
               "cannot read " + file.string() +
                   " to write the values into it: No such file or directory; nothing was written");
     EXPECT_FALSE(fs::exists(folder.path() / "gone.cu.orig"));
@@ -343,7 +336,7 @@ TEST(AnnotationWrite, AFolderThatTakesNoFilesLeavesTheFileUnchanged) {
     fs::create_symlink("/proc/version", link);
     AnnotationEdit edit;
     edit.text = "new";
-    const std::string message = error_of([&] { write_annotation_edit(link, bytes, edit); });
+    const std::string message = kplay::test::input_error_of([&] { write_annotation_edit(link, bytes, edit); });
     const std::string start = "cannot write " + link.string() + ": ";
     const std::string end = "; the file is unchanged (a copy is at " + link.string() + ".orig)";
     EXPECT_EQ(message.substr(0, start.size()), start) << message;

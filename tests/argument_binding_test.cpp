@@ -5,6 +5,7 @@
 
 #include "launch/argument_binding.hpp"
 #include "base/error.hpp"
+#include "test_support.hpp"
 
 using namespace kplay;
 
@@ -20,14 +21,6 @@ std::vector<ParamLayout> layout(std::initializer_list<size_t> sizes) {
     return params;
 }
 KernelDecl declaration(const std::string& source) { return find_kernels(source).front(); }
-std::string error_of(const std::function<void()>& call) {
-    try {
-        call();
-    } catch (const InputError& error) {
-        return error.what();
-    }
-    return "";
-}
 }  // namespace
 
 TEST(ArgumentBinding, BindsPointersScalarsAndLiterals) {
@@ -69,22 +62,22 @@ TEST(ArgumentBinding, FloatAndWideScalarsFollowTheDeclaration) {
 TEST(ArgumentBinding, WrongCountAndSizesAreMessages) {
     const KernelDecl decl = declaration("__global__ void k(unsigned char* x, unsigned char* out, int n) {}");
     const std::vector<BindableBuffer> buffers{{"in", ElementType::u8}, {"out", ElementType::u8}};
-    std::string message = error_of([&] { bind_arguments("k", {"in", "out"}, {{"n", 3}}, buffers, layout({8, 8, 4}), &decl); });
+    std::string message = kplay::test::input_error_of([&] { bind_arguments("k", {"in", "out"}, {{"n", 3}}, buffers, layout({8, 8, 4}), &decl); });
     EXPECT_NE(message.find("takes 3 parameters but 2 arguments"), std::string::npos) << message;
-    message = error_of([&] { bind_arguments("k", {"in", "n", "out"}, {{"n", 3}}, buffers, layout({8, 8, 4}), &decl); });
+    message = kplay::test::input_error_of([&] { bind_arguments("k", {"in", "n", "out"}, {{"n", 3}}, buffers, layout({8, 8, 4}), &decl); });
     EXPECT_NE(message.find("is a pointer"), std::string::npos) << message;
-    message = error_of([&] { bind_arguments("k", {"in", "out", "out"}, {{"n", 3}}, buffers, layout({8, 8, 4}), nullptr); });
+    message = kplay::test::input_error_of([&] { bind_arguments("k", {"in", "out", "out"}, {{"n", 3}}, buffers, layout({8, 8, 4}), nullptr); });
     EXPECT_NE(message.find("4 bytes, but 'out' is a device pointer"), std::string::npos) << message;
-    message = error_of([&] { bind_arguments("k", {"in", "out", "q"}, {{"n", 3}}, buffers, layout({8, 8, 4}), &decl); });
+    message = kplay::test::input_error_of([&] { bind_arguments("k", {"in", "out", "q"}, {{"n", 3}}, buffers, layout({8, 8, 4}), &decl); });
     EXPECT_NE(message.find("unknown name 'q'"), std::string::npos) << message;
-    message = error_of([&] { bind_arguments("k", {"in", "out", "n"}, {{"n", 1ll << 40}}, buffers, layout({8, 8, 4}), &decl); });
+    message = kplay::test::input_error_of([&] { bind_arguments("k", {"in", "out", "n"}, {{"n", 1ll << 40}}, buffers, layout({8, 8, 4}), &decl); });
     EXPECT_NE(message.find("does not fit"), std::string::npos) << message;
 }
 
 TEST(ArgumentBinding, APointerMustFitItsBuffersElements) {
     const KernelDecl decl = declaration("__global__ void k(const double* x, const float4* y, int n) {}");
     const std::vector<BindableBuffer> buffers{{"x", ElementType::f32}, {"y", ElementType::f32}};
-    const std::string message = error_of([&] { bind_arguments("k", {"x", "y", "n"}, {{"n", 3}}, buffers, layout({8, 8, 4}), &decl); });
+    const std::string message = kplay::test::input_error_of([&] { bind_arguments("k", {"x", "y", "n"}, {{"n", 3}}, buffers, layout({8, 8, 4}), &decl); });
     EXPECT_NE(message.find("argument 1 (x) of k points to 'const double*' (8-byte elements), but buffer 'x' holds f32 (4 bytes each)"),
               std::string::npos)
         << message;
@@ -94,8 +87,8 @@ TEST(ArgumentBinding, APointerMustFitItsBuffersElements) {
 }
 
 TEST(ArgumentBinding, OverridesMustNameALiteral) {
-    const std::string message = error_of([] { literal_arguments({"a", "tw=16"}, {{"tx", "8"}}, {}); });
+    const std::string message = kplay::test::input_error_of([] { literal_arguments({"a", "tw=16"}, {{"tx", "8"}}, {}); });
     EXPECT_NE(message.find("no literal argument 'tx'"), std::string::npos) << message;
     EXPECT_NE(message.find("it has: tw"), std::string::npos) << message;
-    EXPECT_NE(error_of([] { literal_arguments({"M=3"}, {}, {{"M", 1}}); }).find("reuses the task's value"), std::string::npos);
+    EXPECT_NE(kplay::test::input_error_of([] { literal_arguments({"M=3"}, {}, {{"M", 1}}); }).find("reuses the task's value"), std::string::npos);
 }

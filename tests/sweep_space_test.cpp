@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/error.hpp"
+#include "test_support.hpp"
 #include "spec/kernel_spec.hpp"
 
 using namespace kplay;
@@ -19,17 +20,9 @@ namespace {
 using Values = std::vector<std::string>;
 
 // The message of the InputError `run` throws, or a marker when it throws none.
-std::string error_of(const std::function<void()>& run) {
-    try {
-        run();
-    } catch (const InputError& error) {
-        return error.what();
-    }
-    return "(no error)";
-}
 
 std::string param_error(const std::string& text) {
-    return error_of([&] { parse_sweep_param(text); });
+    return kplay::test::input_error_of([&] { parse_sweep_param(text); });
 }
 
 Values values_of(const std::string& text) { return parse_sweep_param(text).values; }
@@ -52,7 +45,7 @@ const char* const kMatmulWithDefines =
 std::string resolve_error(const char* source, const std::vector<std::string>& params) {
     const KernelSpec spec = resolve_kernel_spec(source, "x.cu");
     SweepSpace space = space_of(params);
-    return error_of([&] { resolve_sweep_params(space, spec); });
+    return kplay::test::input_error_of([&] { resolve_sweep_params(space, spec); });
 }
 
 }  // namespace
@@ -208,7 +201,7 @@ TEST(SweepSpace, PointsInMixedRadixLastFastest) {
     for (size_t i = 0; i < all.size(); ++i)
         for (size_t j = i + 1; j < all.size(); ++j) EXPECT_FALSE(all[i] == all[j]) << i << " " << j;
     EXPECT_EQ(point_at(SweepSpace{}, 0).values, Values{});
-    EXPECT_EQ(error_of([&] { point_at(space, 12); }), "sweep point 12 is past the space's 12 points");
+    EXPECT_EQ(kplay::test::input_error_of([&] { point_at(space, 12); }), "sweep point 12 is past the space's 12 points");
 }
 
 TEST(SweepSpace, NamesAndLabels) {
@@ -217,9 +210,9 @@ TEST(SweepSpace, NamesAndLabels) {
     EXPECT_EQ(point_names(space, point), (NamedValues{{"tw", 16}, {"block_x", 32}, {"TILE", 8}}));
     EXPECT_EQ(point_label(space, point), "tw=16 block_x=32 -DTILE=8 -DT=float");
     EXPECT_EQ(point_label(SweepSpace{}, SweepPoint{}), "");
-    EXPECT_EQ(error_of([&] { point_label(space, SweepPoint{{"1"}}); }),
+    EXPECT_EQ(kplay::test::input_error_of([&] { point_label(space, SweepPoint{{"1"}}); }),
               "a sweep point has 1 values for 4 parameters; take points from point_at of the same space");
-    EXPECT_EQ(error_of([&] { point_names(space, SweepPoint{}); }),
+    EXPECT_EQ(kplay::test::input_error_of([&] { point_names(space, SweepPoint{}); }),
               "a sweep point has 0 values for 4 parameters; take points from point_at of the same space");
 }
 
@@ -239,15 +232,15 @@ TEST(SweepSpace, RestrictionsNameTheFirstThatFails) {
     EXPECT_EQ(restriction_broken(defines, point_at(defines, 1), {}),
               "restriction TILE < 16 does not hold (-DTILE=16, -DT=float)");
     const SweepSpace unknown = space_of({"tw=8"}, {"q < 3"});
-    EXPECT_EQ(error_of([&] {
+    EXPECT_EQ(kplay::test::input_error_of([&] {
                   restriction_broken(unknown, point_at(unknown, 0), {{"n", 4}});
               }),
               "restriction 'q < 3': unknown name 'q' (known: n, tw) at position 1 in 'q < 3'");
     const SweepSpace words = space_of({"-DT=float"}, {"T == 1"});
-    EXPECT_EQ(error_of([&] { restriction_broken(words, point_at(words, 0), {}); }),
+    EXPECT_EQ(kplay::test::input_error_of([&] { restriction_broken(words, point_at(words, 0), {}); }),
               "restriction 'T == 1': unknown name 'T' (known: none) at position 1 in 'T == 1'");
     const SweepSpace division = space_of({"tw=0"}, {"8 / tw"});
-    EXPECT_EQ(error_of([&] { restriction_broken(division, point_at(division, 0), {}); }),
+    EXPECT_EQ(kplay::test::input_error_of([&] { restriction_broken(division, point_at(division, 0), {}); }),
               "restriction '8 / tw': division by zero at position 7 in '8 / tw'");
     EXPECT_EQ(restriction_broken(SweepSpace{}, SweepPoint{}, {}), std::nullopt);
 }
@@ -300,7 +293,7 @@ TEST(SweepLines, OnlyRestrictions) {
 }
 
 TEST(SweepLines, ExactMessages) {
-    auto error = [](const std::string& source) { return error_of([&] { find_sweep_lines(source, "k.cu"); }); };
+    auto error = [](const std::string& source) { return kplay::test::input_error_of([&] { find_sweep_lines(source, "k.cu"); }); };
     EXPECT_EQ(error("\n// kplay-sweep: tw=8..64 by 2\n"),
               "k.cu:2: kplay-sweep: sweep parameter 'tw=8..64 by 2': expected 'step S' after the range, not 'by 2'");
     EXPECT_EQ(

@@ -9,6 +9,7 @@
 #include <functional>
 
 #include "base/error.hpp"
+#include "test_support.hpp"
 #include "launch/plan.hpp"
 #include "sweep/point_result.hpp"
 #include "sweep/sweep_cache.hpp"
@@ -45,14 +46,6 @@ SweepTarget target_of(const char* source, const std::vector<std::string>& params
 
 SweepPoint point(std::vector<std::string> values) { return SweepPoint{std::move(values)}; }
 
-std::string error_of(const std::function<void()>& run) {
-    try {
-        run();
-    } catch (const InputError& error) {
-        return error.what();
-    }
-    return "(no error)";
-}
 
 }  // namespace
 
@@ -69,9 +62,9 @@ TEST(SweepTarget, PicksTheEmulatedDeviceWithoutAGpuAndTheGivenSize) {
 }
 
 TEST(SweepTarget, RefusesASpaceWithoutParametersAndARestrictionNamingNothing) {
-    EXPECT_EQ(error_of([] { target_of(kTiled, {}); }),
+    EXPECT_EQ(kplay::test::input_error_of([] { target_of(kTiled, {}); }),
               "A sweep needs at least one parameter, e.g. --param block_x=64..1024 step *2 (or a kplay-sweep line in the file).");
-    EXPECT_NE(error_of([] { target_of(kTiled, {"tw=8"}, {"tw < q"}); }).find("unknown name 'q'"), std::string::npos);
+    EXPECT_NE(kplay::test::input_error_of([] { target_of(kTiled, {"tw=8"}, {"tw < q"}); }).find("unknown name 'q'"), std::string::npos);
 }
 
 TEST(SweepTarget, PrunesADeviceLimitBeforeCompilingWithTheLimitNamed) {

@@ -13,21 +13,14 @@
 #include <numeric>
 
 #include "base/error.hpp"
+#include "test_support.hpp"
 
 namespace kplay {
 namespace {
 
-std::string error_of(const std::function<void()>& action) {
-    try {
-        action();
-    } catch (const InputError& error) {
-        return error.what();
-    }
-    return "(no error)";
-}
 
 #define EXPECT_MESSAGE(action, text) \
-    EXPECT_NE(error_of([&] { action; }).find(text), std::string::npos) << error_of([&] { action; })
+    EXPECT_NE(kplay::test::input_error_of([&] { action; }).find(text), std::string::npos) << kplay::test::input_error_of([&] { action; })
 
 BufferSpec buffer(std::string name, ElementType type, std::string length, InitKind kind = InitKind::uniform,
                   std::vector<std::string> params = {}, std::string text = "") {
@@ -120,7 +113,7 @@ TEST(SizeParsing, OneValueForEverySize) {
 
 TEST(SizeParsing, MessagesNameTheSizesAndGiveAnExample) {
     const TaskSpec task = matmul_like();
-    EXPECT_EQ(error_of([&] { parse_size_values(task, "12x"); }),
+    EXPECT_EQ(kplay::test::input_error_of([&] { parse_size_values(task, "12x"); }),
               "size '12x' does not fit this task's sizes M, N, K: give 3 values like 1024x1024x1024 or "
               "M=1024,N=1024,K=1024");
     EXPECT_MESSAGE(parse_size_values(task, "1x2"), "does not fit this task's sizes M, N, K");
@@ -434,7 +427,7 @@ TEST(Identity, ChangesWithEveryPartOfTheInputs) {
 }
 
 TEST(Zeros, AnInputThatCanOnlyBeZeroIsRefused) {
-    EXPECT_EQ(error_of([] { make_one(buffer("x", ElementType::f32, "n", InitKind::constant, {"0"}, "constant(0)"), 8); }),
+    EXPECT_EQ(kplay::test::input_error_of([] { make_one(buffer("x", ElementType::f32, "n", InitKind::constant, {"0"}, "constant(0)"), 8); }),
               "input 'x' would be all zeros (init=constant(0)): kplay never tests on zeros, since they hide unwritten "
               "outputs and ignored inputs; give values that are not all zero");
     EXPECT_MESSAGE(make_one(buffer("x", ElementType::i32, "n", InitKind::iota, {"0", "0"}, "iota(0,0)"), 8),

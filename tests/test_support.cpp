@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/error.hpp"
 #include "cuda/device_query.hpp"
 
 namespace kplay::test {
@@ -42,6 +43,15 @@ std::string read_file(const fs::path& path) {
     std::ostringstream buffer;
     buffer << in.rdbuf();
     return buffer.str();
+}
+
+std::string input_error_of(const std::function<void()>& call) {
+    try {
+        call();
+    } catch (const InputError& error) {
+        return error.what();
+    }
+    return "(no error)";
 }
 
 std::string why_no_gpu() {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,10 @@ private:
 };
 
 std::string read_file(const std::filesystem::path& path);
+
+// The message of the InputError `call` throws, or "(no error)" when it throws none: tests compare
+// exact messages with it.
+std::string input_error_of(const std::function<void()>& call);
 
 // Empty when a CUDA device can run kernels; otherwise the reason, for GTEST_SKIP.
 std::string why_no_gpu();
