@@ -20,8 +20,7 @@ nlohmann::json sweep_dump(const AppState& state) {
     const Sweep* sweep = state.sweeps.sweep();
     nlohmann::json dump = {{"problem", state.sweeps.problem()}, {"text", state.sweeps.text}};
     if (!sweep) return dump;
-    const char* phases[] = {"measuring", "confirming", "done", "cancelled"};
-    dump["phase"] = phases[static_cast<int>(sweep->phase())];
+    dump["phase"] = sweep_phase_name(sweep->phase());
     dump["points"] = sweep->results().size();
     dump["pruned"] = sweep->pruned();
     dump["runs_done"] = sweep->runs_done();

@@ -92,8 +92,7 @@ void draw_progress(AppState& state, const Sweep& sweep) {
     const auto eta = sweep.eta_seconds();
     char eta_text[32] = "ETA --:--";
     if (eta) std::snprintf(eta_text, sizeof eta_text, "ETA %d:%02d", static_cast<int>(*eta) / 60, static_cast<int>(*eta) % 60);
-    const char* phase = sweep.phase() == SweepPhase::confirming ? "confirming" : sweep.phase() == SweepPhase::measuring ? "measuring"
-                        : sweep.phase() == SweepPhase::cancelled ? "cancelled" : "done";
+    const char* phase = sweep_phase_name(sweep.phase());
     if (sweep.finished())
         std::snprintf(text, sizeof text, "%s: %d runs in %.1f s, %zu points (%d pruned, %d from the cache)", phase, sweep.runs_done(),
                       sweep.elapsed_seconds(), sweep.results().size(), sweep.pruned(), sweep.from_cache());

@@ -15,6 +15,10 @@ namespace kplay {
 namespace {
 
 constexpr EnumNames<SweepStrategy, 2> kStrategies{{{SweepStrategy::exhaustive, "exhaustive"}, {SweepStrategy::random, "random"}}};
+constexpr EnumNames<SweepPhase, 4> kPhases{{{SweepPhase::measuring, "measuring"},
+                                            {SweepPhase::confirming, "confirming"},
+                                            {SweepPhase::done, "done"},
+                                            {SweepPhase::cancelled, "cancelled"}}};
 
 // A random order over a space too large to shuffle whole: distinct indices, drawn as needed.
 constexpr uint64_t kLargestShuffledSpace = 1'000'000;
@@ -29,6 +33,7 @@ double median_of(std::vector<double> values) {
 }  // namespace
 
 const char* sweep_strategy_name(SweepStrategy strategy) { return enum_name(kStrategies, strategy); }
+const char* sweep_phase_name(SweepPhase phase) { return enum_name(kPhases, phase); }
 std::optional<SweepStrategy> parse_sweep_strategy(std::string_view text) { return enum_value(kStrategies, text); }
 
 void parse_sweep_budget(const std::string& text, SweepOptions& options) {

@@ -47,6 +47,7 @@ void parse_sweep_budget(const std::string& text, SweepOptions& options);
 constexpr uint64_t kMaxExhaustivePoints = 10000;
 
 enum class SweepPhase { measuring, confirming, done, cancelled };
+const char* sweep_phase_name(SweepPhase phase);  // "measuring", "confirming", "done", "cancelled"
 
 class Sweep {
 public:
