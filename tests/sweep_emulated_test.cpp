@@ -141,3 +141,21 @@ TEST(SweepEmulated, CancelStopsTheWorkerAtOnceAndKeepsWhatFinished) {
     EXPECT_FALSE(sweep->update(true));  // nothing more happens
     EXPECT_NE(format_sweep_table(*sweep).find("cancelled"), std::string::npos);
 }
+
+TEST(SweepEmulated, ARandomSweepTakesItsBudgetInTheSeedsOrder) {
+    test::TempDir cache;
+    SweepOptions options;
+    options.strategy = SweepStrategy::random;
+    options.budget_points = 2;
+    options.confirm_top = 0;
+    options.use_cache = false;
+    std::vector<std::string> first, again;
+    for (auto* labels : {&first, &again}) {
+        auto sweep = sweep_of("wrong_when_fast.cu", cache, options);
+        run_to_end(*sweep);
+        for (const PointResult& result : sweep->results()) labels->push_back(result.label);
+    }
+    EXPECT_EQ(first.size(), 2u);
+    EXPECT_EQ(first, again);  // the same seed, the same points
+    EXPECT_NE(first, (std::vector<std::string>{"block_x=64", "block_x=128"})) << "seed 1 happens to give the exhaustive order";
+}

@@ -13,7 +13,9 @@
 // kplay-sweep: -DTILE_K=8,16; -DTHREAD_M=4,8; -DTHREAD_N=4,8
 //
 // Measured (H200, 2026-11-29, kplay-cli bench --size 4096): 5.22 ms, 26.3 TFLOP/s = 51.2% of cuBLAS fp32
-// (51.4 TFLOP/s), 3.2x step 3.
+// (51.4 TFLOP/s), 3.2x step 3. Swept (H200, 2026-12-01, kplay-cli sweep FILE): -DTILE_K=16 4.96 ms
+// (53.9%); in the window, -DTHREAD_M=16 -DTHREAD_N=4 4.84 ms (55.2%). Fewer, longer k-steps and taller
+// thread tiles each buy a few percent; the next steps' vector loads and double buffering buy more.
 
 template <int BM, int BN, int BK, int TM, int TN>
 __global__ void __launch_bounds__((BM / TM) * (BN / TN))
