@@ -3,10 +3,15 @@
 // These run without a GPU: KPLAY_CUDA_DRIVER points at a missing library so the "no driver" path is
 // exercised the same way on every machine, GPU machines included.
 #include <gtest/gtest.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 #include <nlohmann/json.hpp>
 
 #include "test_support.hpp"
@@ -292,4 +297,32 @@ TEST(CliSweep, BadParametersAndAnAllPrunedSpaceSaySo) {
     const Result budget = run_cli("sweep " + kernel("grayscale/01_seed_1d.cu") + " --param block_x=64 --budget soon", cache);
     EXPECT_EQ(budget.code, 3) << budget.output;
     EXPECT_NE(budget.output.find("The budget is a number of points (40) or seconds (90s), not 'soon'."), std::string::npos) << budget.output;
+}
+
+TEST(CliSweep, CtrlCCancelsAtOncePrintsWhatFinishedAndExits130) {
+    kplay::test::TempDir cache;
+    const std::string out = (cache.path() / "out.txt").string(), file = kernel("matmul/02_tiled_dynamic_smem.cu");
+    const std::string cli = kplay::test::cli_path().string(), xdg = "XDG_CACHE_HOME=" + cache.path().string();
+    const std::string path = std::string("PATH=") + (std::getenv("PATH") ? std::getenv("PATH") : "/usr/bin:/bin");
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        const int fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(fd, 1);
+        dup2(fd, 2);
+        char* env[] = {const_cast<char*>("KPLAY_CUDA_DRIVER=/nonexistent/libcuda.so.1"), const_cast<char*>(xdg.c_str()),
+                       const_cast<char*>(path.c_str()), nullptr};
+        execle(cli.c_str(), cli.c_str(), "sweep", file.c_str(), "--param", "tw=8,16,32", "--size", "256", static_cast<char*>(nullptr), env);
+        _exit(127);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // the first point is under way
+    const auto sent = std::chrono::steady_clock::now();
+    ASSERT_EQ(kill(pid, SIGINT), 0);
+    int status = 0;
+    for (int i = 0; i < 100 && waitpid(pid, &status, WNOHANG) == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count(), 3.0);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 130);
+    const std::string output = kplay::test::read_file(out);
+    EXPECT_NE(output.find("cancelled: the points above are those finished before"), std::string::npos) << output;
 }

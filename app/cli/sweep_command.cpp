@@ -4,9 +4,11 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <thread>
 
 #include "base/cache_dir.hpp"
 #include "base/error.hpp"
@@ -175,12 +177,13 @@ std::function<int()> add_sweep_command(CLI::App& app) {
         std::signal(SIGINT, on_interrupt);
         Progress progress(false);
         while (!sweep.finished()) {
-            if (interrupted) {
+            if (interrupted) {  // Ctrl+C: stop the point in flight now, and print what finished
                 sweep.cancel();
                 break;
             }
-            sweep.update(true);
-            progress.show(sweep);
+            // Not update(true): a blocking wait would keep Ctrl+C waiting for the point in flight.
+            if (sweep.update()) progress.show(sweep);
+            else std::this_thread::sleep_for(std::chrono::milliseconds(5));
         }
         progress.done();
         std::signal(SIGINT, SIG_DFL);
