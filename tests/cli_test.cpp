@@ -294,6 +294,9 @@ TEST(CliSweep, BadParametersAndAnAllPrunedSpaceSaySo) {
     const Result none = run_cli("sweep " + kernel("grayscale/01_seed_1d.cu") + " --param block_x=2048,4096 --size 64x64", cache);
     EXPECT_EQ(none.code, 6) << none.output;
     EXPECT_NE(none.output.find("best: none: every point was pruned"), std::string::npos) << none.output;
+    // A range's step typed without quotes arrives as separate words and is put back together.
+    const Result unquoted = run_cli("sweep " + kernel("grayscale/01_seed_1d.cu") + " --param block_x=1024..4096 step *2 --size 64x64", cache);
+    EXPECT_NE(unquoted.output.find("3 points in the space, 3 taken up (2 pruned"), std::string::npos) << unquoted.output;
     const Result budget = run_cli("sweep " + kernel("grayscale/01_seed_1d.cu") + " --param block_x=64 --budget soon", cache);
     EXPECT_EQ(budget.code, 3) << budget.output;
     EXPECT_NE(budget.output.find("The budget is a number of points (40) or seconds (90s), not 'soon'."), std::string::npos) << budget.output;

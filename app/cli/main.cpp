@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
   kplay-cli bench kernels_src/grayscale/*.cu --size 7680x4320
   kplay-cli bench kernels_src/matmul/*.cu --size 4096
   kplay-cli inspect kernels_src/matmul/08_warp_tiling.cu --sass
-  kplay-cli sweep kernels_src/grayscale/01_seed_1d.cu --param block_x=32..1024 step *2
+  kplay-cli sweep kernels_src/grayscale/01_seed_1d.cu --param "block_x=32..1024 step *2"
 
 Exit codes: 0 ok, 1 compile error, 2 usage error, 3 input error (file, annotation, image, launch
 configuration), 4 no CUDA driver/device, 5 CUDA error at run time, 6 output does not match the reference.)");

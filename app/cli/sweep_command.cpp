@@ -46,7 +46,13 @@ SweepSpace space_from(const SweepOptionsCli& o, const std::string& source) {
         for (const auto& restriction : o.restrictions) space.restrictions.push_back(restriction);
         return space;
     }
-    for (const auto& param : o.params) space.params.push_back(parse_sweep_param(param));
+    // `--param block_x=32..1024 step *2` unquoted reaches us as three values: put the step back.
+    std::vector<std::string> params;
+    for (size_t i = 0; i < o.params.size(); ++i) {
+        if (o.params[i] == "step" && i + 1 < o.params.size() && !params.empty()) params.back() += " step " + o.params[++i];
+        else params.push_back(o.params[i]);
+    }
+    for (const auto& param : params) space.params.push_back(parse_sweep_param(param));
     space.restrictions = o.restrictions;
     return space;
 }
@@ -88,7 +94,7 @@ private:
     size_t reported_ = 0;
 };
 
-int apply_best(const Sweep& sweep, const SweepOptionsCli& o) {
+int apply_best(const Sweep& sweep) {
     const auto best = sweep.best();
     if (!best) {
         std::cerr << "kplay-cli: --apply: nothing written: no point passed its check.\n";
@@ -191,7 +197,7 @@ std::function<int()> add_sweep_command(CLI::App& app) {
         else std::cout << format_sweep_table(sweep);
         if (interrupted) return 130;
         if (!sweep.problem().empty()) return kCudaError;
-        if (o->apply) return apply_best(sweep, *o);
+        if (o->apply) return apply_best(sweep);
         return sweep.best() ? kSuccess : kCheckFailed;
     };
 }
