@@ -31,13 +31,14 @@ DeviceQuery query_devices() {
 }
 
 // The file's own sweep, on the emulated device, cached under `cache`.
-std::unique_ptr<Sweep> sweep_of(const std::string& name, const test::TempDir& cache, SweepOptions options = {}) {
+std::unique_ptr<Sweep> sweep_of(const std::string& name, const test::TempDir& cache, SweepOptions options = {}, double timeout_s = 10) {
     const auto file = data_file(name);
     const std::string source = read_source_file(file);
     SweepTarget target = make_sweep_target(file, source, *find_sweep_lines(source, file.string()), query_devices(), true, 0, "");
     options.cache_dir = cache.path();
     RunRequest base;
     base.emulation_workers = 2;
+    base.emulation_timeout_s = timeout_s;
     return std::make_unique<Sweep>(std::move(target), base, options, worker_options());
 }
 
@@ -92,6 +93,20 @@ TEST(SweepEmulated, AFaultCostsThatPointAndTheNextRunsOnAFreshWorker) {
     const PointResult& fault = result_of(*sweep, "block_x=128");
     EXPECT_EQ(fault.state, PointState::failed);
     EXPECT_NE(fault.reason.find("faults_at_128.cu:16"), std::string::npos) << fault.reason;
+    EXPECT_EQ(result_of(*sweep, "block_x=64").state, PointState::passed);
+    EXPECT_EQ(result_of(*sweep, "block_x=256").state, PointState::passed);
+    EXPECT_EQ(sweep->problem(), "");
+}
+
+TEST(SweepEmulated, AHangIsStoppedByTheWatchdogAndTheSweepGoesOn) {
+    test::TempDir cache;
+    SweepOptions options;
+    options.confirm_top = 0;
+    auto sweep = sweep_of("hangs_at_128.cu", cache, options, /*timeout_s=*/1);
+    run_to_end(*sweep);
+    const PointResult& hang = result_of(*sweep, "block_x=128");
+    EXPECT_EQ(hang.state, PointState::failed);
+    EXPECT_NE(hang.reason.find("KPLAY_TIMEOUT"), std::string::npos) << hang.reason;
     EXPECT_EQ(result_of(*sweep, "block_x=64").state, PointState::passed);
     EXPECT_EQ(result_of(*sweep, "block_x=256").state, PointState::passed);
     EXPECT_EQ(sweep->problem(), "");

@@ -223,3 +223,45 @@ TEST(SweepPlan, IntegerDefinesAreNamesTheLaterWinning) {
     const NamedValues names = integer_defines({{"BM", "64"}, {"TYPE", "float"}, {"BM", "128"}, {"X", "1"}, {"X", "fast"}});
     EXPECT_EQ(names, (NamedValues{{"BM", 128}}));
 }
+
+TEST(SweepPointResult, RoundTripsThroughJsonButTheConfirmRound) {
+    PointResult result;
+    result.point = point({"16"});
+    result.label = "tw=16";
+    result.state = PointState::wrong;
+    result.reason = "at 1x1x1: FAIL";
+    result.median_ms = 1.5;
+    result.min_ms = 1.25;
+    result.max_ms = 2;
+    result.rate = 6350;
+    result.unit = RateUnit::flops;
+    result.percent_of_ceiling = 12.4;
+    result.ceiling = "cuBLAS fp32";
+    result.ceiling_rate = 51400;
+    result.registers = 32;
+    result.occupancy = 0.5;
+    result.launch = "grid 4,4,1 block 16,16,1";
+    result.confirm_ms = {1.5, 1.6};
+    result.confirmed_ms = 1.55;
+    const PointResult back = point_result_from_json(to_json(result));
+    EXPECT_EQ(back.point, result.point);
+    EXPECT_EQ(back.label, result.label);
+    EXPECT_EQ(back.state, PointState::wrong);
+    EXPECT_EQ(back.reason, result.reason);
+    EXPECT_DOUBLE_EQ(back.median_ms, 1.5);
+    EXPECT_DOUBLE_EQ(back.min_ms, 1.25);
+    EXPECT_DOUBLE_EQ(back.max_ms, 2);
+    EXPECT_DOUBLE_EQ(back.rate, 6350);
+    EXPECT_EQ(back.unit, RateUnit::flops);
+    EXPECT_DOUBLE_EQ(back.percent_of_ceiling, 12.4);
+    EXPECT_EQ(back.ceiling, "cuBLAS fp32");
+    EXPECT_DOUBLE_EQ(back.ceiling_rate, 51400);
+    EXPECT_EQ(back.registers, 32);
+    EXPECT_DOUBLE_EQ(back.occupancy, 0.5);
+    EXPECT_EQ(back.launch, result.launch);
+    EXPECT_TRUE(back.confirm_ms.empty());  // each sweep re-times its winners
+    EXPECT_DOUBLE_EQ(back.confirmed_ms, 0);
+    nlohmann::json broken = to_json(result);
+    broken["state"] = "splendid";
+    EXPECT_THROW(point_result_from_json(broken), nlohmann::json::exception);
+}

@@ -36,7 +36,8 @@ PointResult point_result_from(const SweepSpace& space, const SweepPoint& point, 
     result.label = point_label(space, point);
     if (report.function.registers_per_thread > 0) result.registers = report.function.registers_per_thread;
     if (report.occupancy.blocks_per_sm > 0) result.occupancy = report.occupancy.fraction;
-    if (report.launch.block.volume() > 0 && report.stage > Stage::launch)
+    // Past planning the launch is known; a worker that died or hung reports none of its own.
+    if (report.stage > Stage::launch && report.stage != Stage::worker)
         result.launch = "grid " + report.launch.grid.text() + " block " + report.launch.block.text();
     if (!report.ok()) {
         if (report.error_code == "KPLAY_LAUNCH_REJECTED") {
@@ -57,6 +58,7 @@ PointResult point_result_from(const SweepSpace& space, const SweepPoint& point, 
     result.unit = report.spec ? report.spec->task.presentation.rate : RateUnit::bytes;
     result.percent_of_ceiling = report.emulated ? 0 : report.percent_of_ceiling;
     result.ceiling = report.ceiling.name;
+    result.ceiling_rate = result.unit == RateUnit::flops ? report.ceiling.gflops : report.ceiling.gbps;
     if (!report.check.passed) {
         result.state = PointState::wrong;
         result.reason = report.check.summary;
@@ -80,7 +82,7 @@ nlohmann::json to_json(const PointResult& r) {
     return {{"point", r.point.values},  {"label", r.label},       {"state", point_state_name(r.state)},
             {"reason", r.reason},       {"median_ms", r.median_ms}, {"min_ms", r.min_ms},
             {"max_ms", r.max_ms},       {"rate", r.rate},        {"unit", r.unit == RateUnit::flops ? "GFLOP/s" : "GB/s"},
-            {"percent_of_ceiling", r.percent_of_ceiling},       {"ceiling", r.ceiling},
+            {"percent_of_ceiling", r.percent_of_ceiling},       {"ceiling", r.ceiling}, {"ceiling_rate", r.ceiling_rate},
             {"registers", r.registers}, {"occupancy", r.occupancy}, {"launch", r.launch},
             {"from_cache", r.from_cache}, {"confirm_ms", r.confirm_ms}, {"confirmed_ms", r.confirmed_ms},
             {"spread", r.spread},       {"noisy", r.noisy}};
@@ -101,6 +103,7 @@ PointResult point_result_from_json(const nlohmann::json& j) {
     r.unit = j.at("unit").get<std::string>() == "GFLOP/s" ? RateUnit::flops : RateUnit::bytes;
     j.at("percent_of_ceiling").get_to(r.percent_of_ceiling);
     j.at("ceiling").get_to(r.ceiling);
+    j.at("ceiling_rate").get_to(r.ceiling_rate);
     j.at("registers").get_to(r.registers);
     j.at("occupancy").get_to(r.occupancy);
     j.at("launch").get_to(r.launch);

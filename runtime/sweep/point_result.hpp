@@ -28,6 +28,7 @@ struct PointResult {
     RateUnit unit = RateUnit::bytes;
     double percent_of_ceiling = 0;  // 0 when there is no ceiling (the emulated device)
     std::string ceiling;            // "copy bandwidth", "cuBLAS fp32"
+    double ceiling_rate = 0;        // the ceiling in the task's unit, as the worker measured it
     int registers = -1;             // per thread, once compiled
     double occupancy = -1;          // theoretical, 0..1
     std::string launch;             // "grid 256,256,1 block 16,16,1"

@@ -97,9 +97,18 @@ std::string format_sweep_table(const Sweep& sweep) {
     const auto& results = sweep.results();
     std::string out;
     char line[1024];
-    std::snprintf(line, sizeof line, "device: %s%s\n", target.device.name.c_str(),
+    std::snprintf(line, sizeof line, "device: %s%s", target.device.name.c_str(),
                   target.emulated ? "; emulated: these times are CPU wall time and say nothing about GPU speed" : "");
     out += line;
+    // The ceiling the percentages are of, as the worker measured it (the bench's header names it the same way).
+    for (const PointResult& r : results)
+        if (r.ceiling_rate > 0 && !target.emulated) {
+            if (r.unit == RateUnit::flops) std::snprintf(line, sizeof line, "; %s %.2f TFLOP/s", r.ceiling.c_str(), r.ceiling_rate / 1000);
+            else std::snprintf(line, sizeof line, "; %s %.0f GB/s", r.ceiling.c_str(), r.ceiling_rate);
+            out += line;
+            break;
+        }
+    out += "\n";
     std::snprintf(line, sizeof line, "sweep of %s at %s: %s, %llu points in the space, %zu taken up (%d pruned, %d from the cache)\n",
                   target.file.string().c_str(), target.sizes_text.c_str(), sweep_strategy_name(sweep.options().strategy),
                   static_cast<unsigned long long>(target.space.size()), results.size(), sweep.pruned(), sweep.from_cache());
