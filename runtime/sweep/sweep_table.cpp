@@ -130,7 +130,7 @@ std::string format_sweep_table(const Sweep& sweep) {
             continue;
         }
         const bool timed = r.state == PointState::passed || r.state == PointState::wrong;
-        char median[24] = "-", range[48] = "", rate[32] = "", percent[16] = "-", regs[8] = "-", occupancy[8] = "-";
+        char median[24] = "-", range[48] = "", rate[32] = "", percent[16] = "-", regs[16] = "-", occupancy[16] = "-";
         if (timed) {
             std::snprintf(median, sizeof median, "%.4f", r.median_ms);
             std::snprintf(range, sizeof range, "(%.4f - %.4f)", r.min_ms, r.max_ms);
