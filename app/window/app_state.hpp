@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "frame_stats.hpp"
@@ -47,7 +48,9 @@ struct SweepUiState {
     int x_param = 0;        // the plot's x axis: a parameter index
     int y_param = -1;       // -1: a scatter of time over x; else a heatmap over x and y
     bool at_current_sizes = false;
-    bool preview_open = false;
+    // The table's row order, sorted again only when the sweep has moved on (not once per frame).
+    std::vector<size_t> row_order;
+    std::tuple<const void*, size_t, int> row_order_key{nullptr, 0, -1};  // (sweep, points, runs done) it was sorted for
     std::array<float, 4> plot_rect{};
     int plotted = 0;        // points (scatter) or cells (heatmap) drawn
     std::string hovered;    // the label under the mouse

@@ -14,7 +14,6 @@
 #include <thread>
 
 #include "base/install_paths.hpp"
-#include "base/text.hpp"
 #include "panels.hpp"
 #include "wrapped_text.hpp"
 #include "font_choice.hpp"
@@ -258,13 +257,7 @@ int main(int argc, char** argv) {
         sweeps.update();
         if (!sweep_items.empty() && session.results_received() > 0 && session.devices_known()) {
             // The test hook: the items as the Sweep tab's box would hold them, then its Start.
-            sweeps.text.clear();
-            for (size_t start = 0; start <= sweep_items.size();) {  // by hand: split_list keeps "a <= 8; b" whole
-                const size_t end = std::min(sweep_items.size(), sweep_items.find(';', start));
-                if (const std::string item = trim(std::string_view(sweep_items).substr(start, end - start)); !item.empty())
-                    sweeps.text += item + "\n";
-                start = end + 1;
-            }
+            sweeps.text = sweep_items;  // one line of ';'-separated items, as a kplay-sweep line reads
             state.sweep_ui.suggested_for = session.file();
             if (sweeps.start(sweep_start_from(session, /*at_current_sizes=*/!size.empty()))) {
                 state.sweep_ui.at_current_sizes = !size.empty();

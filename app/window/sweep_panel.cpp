@@ -319,14 +319,14 @@ void draw_best(AppState& state, const Sweep& sweep) {
     ImGui::SameLine();
     if (ImGui::Button("Write it into the file...")) {
         if (sweeps.preview_file_edit()) {
-            state.sweep_ui.preview_open = true;
             ImGui::OpenPopup("Write the best point into the file");
         } else {
             state.say(sweeps.problem().empty() ? sweeps.notice() : sweeps.problem());
         }
     }
     if (ImGui::BeginPopupModal("Write the best point into the file", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-        if (const auto edit = sweeps.preview_file_edit()) {
+        // The edit the button made: the file is read once, not again every frame the preview is open.
+        if (const auto& edit = sweeps.preview()) {
             ImGui::Text("kplay changes only the annotation line of %s, and keeps the original as %s.orig (once):",
                         sweep.target().file.filename().string().c_str(), sweep.target().file.filename().string().c_str());
             if (state.code_font) ImGui::PushFont(state.code_font);
@@ -337,16 +337,41 @@ void draw_best(AppState& state, const Sweep& sweep) {
         if (ImGui::Button("Write")) {
             sweeps.write_file_edit(state.session);
             state.say(sweeps.problem().empty() ? sweeps.notice() : sweeps.problem());
-            state.sweep_ui.preview_open = false;
             ImGui::CloseCurrentPopup();
         }
         ImGui::SameLine();
         if (ImGui::Button("Cancel")) {
-            state.sweep_ui.preview_open = false;
             ImGui::CloseCurrentPopup();
         }
         ImGui::EndPopup();
     }
+}
+
+// One point's row: its colour says its state; the best is starred.
+void draw_row(const PointResult& r, bool is_best) {
+    ImGui::TableNextRow();
+    const ImVec4 colour = r.state == PointState::passed ? (is_best ? kPassText : ImGui::GetStyleColorVec4(ImGuiCol_Text))
+                          : r.state == PointState::wrong ? palette::kFailText
+                          : r.state == PointState::failed ? kFailedText : kPrunedText;
+    ImGui::PushStyleColor(ImGuiCol_Text, colour);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(((is_best ? "* " : "") + r.label).c_str());
+    ImGui::TableNextColumn();
+    if (timed(r)) ImGui::Text("%.4f", r.median_ms);
+    ImGui::TableNextColumn();
+    if (timed(r)) ImGui::Text("%.4f - %.4f", r.min_ms, r.max_ms);
+    ImGui::TableNextColumn();
+    if (r.percent_of_ceiling > 0) ImGui::Text("%.1f%%", r.percent_of_ceiling);
+    ImGui::TableNextColumn();
+    if (r.registers > 0) ImGui::Text("%d / %.0f%%", r.registers, 100 * std::max(0.0, r.occupancy));
+    ImGui::TableNextColumn();
+    if (r.confirmed_ms > 0) ImGui::Text("%.4f (%.1f%%)%s", r.confirmed_ms, 100 * r.spread, r.noisy ? " noisy" : "");
+    ImGui::TableNextColumn();
+    const std::string check = r.state == PointState::passed ? std::string(r.from_cache ? "PASS (cached)" : "PASS")
+                                                            : std::string(point_state_name(r.state)) + ": " + r.reason;
+    ImGui::TextUnformatted(check.c_str());
+    if (ImGui::IsItemHovered() && !r.reason.empty()) ImGui::SetTooltip("%s", r.reason.c_str());
+    ImGui::PopStyleColor();
 }
 
 void draw_table(AppState& state, const Sweep& sweep) {
@@ -363,32 +388,19 @@ void draw_table(AppState& state, const Sweep& sweep) {
     ImGui::TableSetupColumn("confirmed (spread)", ImGuiTableColumnFlags_WidthFixed, 170 * state.content_scale);
     ImGui::TableSetupColumn("check", ImGuiTableColumnFlags_WidthStretch, 2.4f);
     ImGui::TableHeadersRow();
-    for (const size_t i : display_order(results)) {
-        const PointResult& r = results[i];
-        ImGui::TableNextRow();
-        const ImVec4 colour = r.state == PointState::passed ? (best && *best == i ? kPassText : ImGui::GetStyleColorVec4(ImGuiCol_Text))
-                              : r.state == PointState::wrong ? palette::kFailText
-                              : r.state == PointState::failed ? kFailedText : kPrunedText;
-        ImGui::PushStyleColor(ImGuiCol_Text, colour);
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(((best && *best == i ? "* " : "") + r.label).c_str());
-        ImGui::TableNextColumn();
-        if (timed(r)) ImGui::Text("%.4f", r.median_ms);
-        ImGui::TableNextColumn();
-        if (timed(r)) ImGui::Text("%.4f - %.4f", r.min_ms, r.max_ms);
-        ImGui::TableNextColumn();
-        if (r.percent_of_ceiling > 0) ImGui::Text("%.1f%%", r.percent_of_ceiling);
-        ImGui::TableNextColumn();
-        if (r.registers > 0) ImGui::Text("%d / %.0f%%", r.registers, 100 * std::max(0.0, r.occupancy));
-        ImGui::TableNextColumn();
-        if (r.confirmed_ms > 0) ImGui::Text("%.4f (%.1f%%)%s", r.confirmed_ms, 100 * r.spread, r.noisy ? " noisy" : "");
-        ImGui::TableNextColumn();
-        const std::string check = r.state == PointState::passed ? std::string(r.from_cache ? "PASS (cached)" : "PASS")
-                                                                : std::string(point_state_name(r.state)) + ": " + r.reason;
-        ImGui::TextUnformatted(check.c_str());
-        if (ImGui::IsItemHovered() && !r.reason.empty()) ImGui::SetTooltip("%s", r.reason.c_str());
-        ImGui::PopStyleColor();
+    SweepUiState& ui = state.sweep_ui;
+    // Every change to the points adds one or finishes a run; a new sweep is another object.
+    const std::tuple<const void*, size_t, int> key{&sweep, results.size(), sweep.runs_done()};
+    if (ui.row_order_key != key || ui.row_order.size() != results.size()) {
+        ui.row_order = display_order(results);
+        ui.row_order_key = key;
     }
+    // Only the rows in view are drawn: an exhaustive sweep may hold thousands of points.
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(ui.row_order.size()));
+    while (clipper.Step())
+        for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row)
+            draw_row(results[ui.row_order[row]], best && *best == ui.row_order[row]);
     ImGui::EndTable();
 }
 

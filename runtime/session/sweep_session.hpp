@@ -58,6 +58,7 @@ public:
     // The winner into the file: the edit to preview (nullopt with problem() set when it cannot be made),
     // then the write, which keeps FILE.orig once. The write refuses a file that changed since the preview.
     std::optional<AnnotationEdit> preview_file_edit();
+    const std::optional<AnnotationEdit>& preview() const { return preview_; }  // the last one made, until written
     bool write_file_edit(KernelSession& session);
 
     std::string text;  // the space, one item or more per line (NAME=VALUES; restrict EXPR)
