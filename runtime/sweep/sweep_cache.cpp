@@ -1,23 +1,28 @@
-// The sweep cache: a JSON file of point results per (source, device, size, settings).
+// The sweep cache: a JSON-lines file of point results per (source, device, size, settings).
 #include "sweep/sweep_cache.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "base/cache_dir.hpp"
 #include "base/content_hash.hpp"
+#include "base/text.hpp"
+#include "base/unique_fd.hpp"
 
 namespace kplay {
 
 SweepCache::SweepCache(std::filesystem::path file) : file_(std::move(file)) {
     std::string bytes;
     if (file_.empty() || !read_whole_file(file_, bytes)) return;
-    try {
-        const nlohmann::json j = nlohmann::json::parse(bytes);
-        for (const auto& entry : j.at("points")) {
-            PointResult result = point_result_from_json(entry);
+    // One point per line, later lines winning; a line that does not parse (cut short, or an older
+    // format) is measured again, never trusted.
+    for (const std::string_view line : split_lines(bytes)) {
+        try {
+            PointResult result = point_result_from_json(nlohmann::json::parse(line));
             result.from_cache = true;
             entries_[result.label] = std::move(result);
+        } catch (const nlohmann::json::exception&) {
         }
-    } catch (const nlohmann::json::exception&) {
-        entries_.clear();  // a damaged cache is measured again, never trusted
     }
 }
 
@@ -28,7 +33,7 @@ std::filesystem::path SweepCache::file_for(const std::filesystem::path& cache_di
                             target.device.uuid + "\n" + (target.emulated ? "emulated" : "gpu") + "\n" + target.sizes_text + "\n" +
                             std::to_string(base.warmup) + "," + std::to_string(base.repeat) + "," + (base.flush_l2 ? "flush" : "") +
                             "," + std::to_string(base.inputs.seed) + "," + base.inputs.image_path;
-    return cache_dir / "sweeps" / (hash_hex(key) + ".json");
+    return cache_dir / "sweeps" / (hash_hex(key) + ".jsonl");
 }
 
 std::optional<PointResult> SweepCache::find(const std::string& label) const {
@@ -44,11 +49,15 @@ void SweepCache::store(const PointResult& result) {
     kept.confirmed_ms = kept.spread = 0;
     kept.noisy = false;
     entries_[kept.label] = kept;
-    nlohmann::json points = nlohmann::json::array();
-    for (const auto& [label, entry] : entries_) points.push_back(to_json(entry));
+    // Appended, not rewritten: a sweep of thousands of points writes each once. One write() of the whole
+    // line, so two sweeps of the same file appending at once never interleave within a line.
     std::error_code error;
     std::filesystem::create_directories(file_.parent_path(), error);
-    write_file_atomically(file_, nlohmann::json{{"points", points}}.dump(1));
+    const std::string line = to_json(kept).dump() + "\n";
+    const UniqueFd fd(::open(file_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644));
+    if (fd.get() >= 0 && ::write(fd.get(), line.data(), line.size()) < 0) {
+        // A cache that cannot be written only costs a later sweep the time to measure again.
+    }
 }
 
 }  // namespace kplay

@@ -1,8 +1,8 @@
 // Points a sweep measured before, kept on disk by (source, device, size, settings), so an interrupted
 // or repeated sweep resumes where it stopped instead of timing every point again.
 //
-// One JSON file per key under the cache folder's sweeps/; written atomically after each point, so a
-// sweep killed mid-way loses at most the point in flight. Only points that ran to a verdict (correct or
+// One JSON-lines file per key under the cache folder's sweeps/, a line appended per point, so a sweep
+// killed mid-way loses at most the point in flight. Only points that ran to a verdict (correct or
 // wrong) are kept: a failure may be the machine's (a worker killed), and pruning costs nothing.
 #pragma once
 
