@@ -92,10 +92,15 @@ Sweep::Sweep(SweepTarget target, RunRequest base, SweepOptions options, WorkerOp
 
 Sweep::~Sweep() = default;
 
-bool Sweep::take_next_point() {
+Sweep::Taken Sweep::take_next_point() {
+    // Pruned and cached points need no run; a few hundred per call keep a frame of the window short
+    // when thousands of them come in a row, and the next call goes on.
+    constexpr int kPointsWithoutARunPerCall = 256;
+    int without_a_run = 0;
     while (next_ < order_.size()) {
-        if (options_.budget_points && runs_started_measuring_ >= options_.budget_points) return false;
-        if (options_.budget_seconds > 0 && elapsed_seconds() >= options_.budget_seconds) return false;
+        if (without_a_run++ == kPointsWithoutARunPerCall) return Taken::paused;
+        if (options_.budget_points && runs_started_measuring_ >= options_.budget_points) return Taken::none_left;
+        if (options_.budget_seconds > 0 && elapsed_seconds() >= options_.budget_seconds) return Taken::none_left;
         const SweepPoint point = point_at(target_.space, order_[next_++]);
         PointResult result;
         result.point = point;
@@ -114,9 +119,9 @@ bool Sweep::take_next_point() {
         }
         results_.push_back(std::move(result));
         submit(results_.size() - 1, false);
-        return true;
+        return Taken::submitted;
     }
-    return false;
+    return Taken::none_left;
 }
 
 void Sweep::submit(size_t result_index, bool confirming) {
@@ -201,7 +206,7 @@ bool Sweep::update(bool wait) {
     }
     if (phase_ == SweepPhase::measuring) {
         const size_t before = results_.size();
-        if (!take_next_point()) finish_measuring();
+        if (take_next_point() == Taken::none_left) finish_measuring();
         changed |= results_.size() != before || phase_ != SweepPhase::measuring;
     }
     if (phase_ == SweepPhase::confirming && !in_flight_) {

@@ -93,7 +93,8 @@ public:
 
 private:
     using Clock = std::chrono::steady_clock;
-    bool take_next_point();
+    enum class Taken { submitted, paused, none_left };  // a run went out; more points next call; no more
+    Taken take_next_point();
     void submit(size_t result_index, bool confirming);
     void finish_measuring();
     void finish_confirming();

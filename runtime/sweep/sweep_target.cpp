@@ -66,6 +66,27 @@ std::optional<std::vector<int64_t>> point_block(const SweepTarget& target, const
     return block;
 }
 
+// The names a restriction sees at the point, for the point's spec (sweep_names).
+NamedValues restriction_names(const SweepTarget& target, const SweepPoint& point, const KernelSpec& spec) {
+    NamedValues names;
+    try {
+        names = expression_names(target, point, spec);
+        names = with_block_names(spec, {}, names);
+    } catch (const InputError&) {
+        // An expression of the annotation that does not evaluate here leaves its names out; the point's
+        // run says what is wrong with it.
+    }
+    for (const auto& [name, value] : point_names(target.space, point)) names[name] = value;
+    const DeviceLimits& limits = target.device.limits;
+    names["threads_max"] = limits.max_threads_per_block;
+    names["smem_max"] = limits.max_smem_per_block_optin;
+    names["smem_default"] = limits.max_smem_per_block;
+    names["regs_max"] = limits.max_regs_per_block;
+    names["sms"] = target.device.sm_count;
+    names["warp_size"] = limits.warp_size;
+    return names;
+}
+
 }  // namespace
 
 SweepTarget make_sweep_target(const std::filesystem::path& file, std::string source, SweepSpace space, const DeviceQuery& devices,
@@ -110,26 +131,7 @@ std::vector<int64_t> point_sizes(const SweepTarget& target, const SweepPoint& po
     return sizes;
 }
 
-NamedValues sweep_names(const SweepTarget& target, const SweepPoint& point) {
-    const KernelSpec spec = point_spec(target, point);
-    NamedValues names;
-    try {
-        names = expression_names(target, point, spec);
-        names = with_block_names(spec, {}, names);
-    } catch (const InputError&) {
-        // An expression of the annotation that does not evaluate here leaves its names out; the point's
-        // run says what is wrong with it.
-    }
-    for (const auto& [name, value] : point_names(target.space, point)) names[name] = value;
-    const DeviceLimits& limits = target.device.limits;
-    names["threads_max"] = limits.max_threads_per_block;
-    names["smem_max"] = limits.max_smem_per_block_optin;
-    names["smem_default"] = limits.max_smem_per_block;
-    names["regs_max"] = limits.max_regs_per_block;
-    names["sms"] = target.device.sm_count;
-    names["warp_size"] = limits.warp_size;
-    return names;
-}
+NamedValues sweep_names(const SweepTarget& target, const SweepPoint& point) { return restriction_names(target, point, point_spec(target, point)); }
 
 std::string pruned_reason(std::string_view error) {
     std::string text(error);
@@ -149,8 +151,8 @@ std::string pruned_reason(std::string_view error) {
 
 std::optional<std::string> prune_before_compile(const SweepTarget& target, const SweepPoint& point) {
     try {
-        if (auto broken = restriction_broken(target.space, point, sweep_names(target, point))) return broken;
-        const KernelSpec spec = point_spec(target, point);
+        const KernelSpec spec = point_spec(target, point);  // copied once per point: pruning may take up thousands in a row
+        if (auto broken = restriction_broken(target.space, point, restriction_names(target, point, spec))) return broken;
         const NamedValues names = expression_names(target, point, spec);
         LaunchSettings settings;
         settings.block = point_block(target, point, spec, names);
