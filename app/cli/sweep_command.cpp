@@ -157,16 +157,14 @@ std::function<int()> add_sweep_command(CLI::App& app) {
         options.use_cache = !o->no_cache;
         WorkerOptions worker;
         worker.run_timeout_s = o->timeout;
-        DeviceQuery devices;
-        {
-            WorkerClient client(worker);
-            const WorkerResult answer = client.wait(client.submit_devices());
-            if (!answer.ok()) {
-                std::cerr << "kplay-cli: " << answer.failure_message << "\n";
-                return kCudaError;
-            }
-            devices = answer.devices;
+        // The worker that answers the device query runs the sweep too: one start, not two.
+        auto client = std::make_unique<WorkerClient>(worker);
+        const WorkerResult answer = client->wait(client->submit_devices());
+        if (!answer.ok()) {
+            std::cerr << "kplay-cli: " << answer.failure_message << "\n";
+            return kCudaError;
         }
+        const DeviceQuery& devices = answer.devices;
         const bool emulate = o->device == "cpu";
         const int ordinal = emulate || o->device.empty() ? 0 : static_cast<int>(parse_dims(o->device, "--device").at(0));
         if (!emulate && !o->device.empty() && (ordinal >= static_cast<int>(devices.devices.size()))) {
@@ -179,7 +177,7 @@ std::function<int()> add_sweep_command(CLI::App& app) {
         base.repeat = o->repeat;
         base.flush_l2 = !o->no_flush;
         base.rotate_inputs = true;
-        Sweep sweep(std::move(target), base, options, worker);
+        Sweep sweep(std::move(target), base, options, std::move(client));
         std::signal(SIGINT, on_interrupt);
         Progress progress(false);
         while (!sweep.finished()) {

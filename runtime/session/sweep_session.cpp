@@ -88,7 +88,10 @@ bool SweepSession::start(const SweepStart& start) {
         base.repeat = start.repeat;
         base.inputs.seed = start.seed;
         base.rotate_inputs = true;
-        sweep_ = std::make_unique<Sweep>(std::move(target), base, options, options_);
+        // The last sweep's worker when it finished: its compiles, inputs and references are still in memory.
+        std::unique_ptr<WorkerClient> worker = sweep_ ? sweep_->release_worker() : nullptr;
+        if (!worker) worker = std::make_unique<WorkerClient>(options_);
+        sweep_ = std::make_unique<Sweep>(std::move(target), base, options, std::move(worker));
     } catch (const InputError& error) {
         problem_ = error.what();
         return false;

@@ -60,7 +60,10 @@ void parse_sweep_budget(const std::string& text, SweepOptions& options) {
 }
 
 Sweep::Sweep(SweepTarget target, RunRequest base, SweepOptions options, WorkerOptions worker)
-    : target_(std::move(target)), base_(std::move(base)), options_(std::move(options)), worker_options_(std::move(worker)) {
+    : Sweep(std::move(target), std::move(base), std::move(options), std::make_unique<WorkerClient>(std::move(worker))) {}
+
+Sweep::Sweep(SweepTarget target, RunRequest base, SweepOptions options, std::unique_ptr<WorkerClient> worker)
+    : target_(std::move(target)), base_(std::move(base)), options_(std::move(options)), client_(std::move(worker)) {
     const uint64_t size = target_.space.size();
     if (options_.strategy == SweepStrategy::exhaustive && size > kMaxExhaustivePoints)
         throw InputError("The sweep has " + std::to_string(size) + " points; an exhaustive sweep takes at most " +
@@ -86,7 +89,6 @@ Sweep::Sweep(SweepTarget target, RunRequest base, SweepOptions options, WorkerOp
     }
     if (options_.use_cache)
         cache_ = SweepCache(SweepCache::file_for(options_.cache_dir.empty() ? default_cache_dir() : options_.cache_dir, target_, base_));
-    client_ = std::make_unique<WorkerClient>(worker_options_);
     started_ = Clock::now();
 }
 
@@ -221,6 +223,11 @@ bool Sweep::update(bool wait) {
         changed = true;
     }
     return changed;
+}
+
+std::unique_ptr<WorkerClient> Sweep::release_worker() {
+    if (!finished() || in_flight_) return nullptr;
+    return std::move(client_);
 }
 
 void Sweep::cancel() {

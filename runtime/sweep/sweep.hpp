@@ -54,6 +54,9 @@ public:
     // `base`: the warm-ups, repeats and flags every point runs with. Throws InputError for an exhaustive
     // sweep over more than kMaxExhaustivePoints points.
     Sweep(SweepTarget target, RunRequest base, SweepOptions options, WorkerOptions worker = {});
+    // On a worker that is already running (the one that answered the device query, or the last sweep's,
+    // whose caches of compiles, inputs and references are still warm).
+    Sweep(SweepTarget target, RunRequest base, SweepOptions options, std::unique_ptr<WorkerClient> worker);
     ~Sweep();
     Sweep(const Sweep&) = delete;
     Sweep& operator=(const Sweep&) = delete;
@@ -90,6 +93,8 @@ public:
     const std::string& problem() const { return problem_; }
     const std::filesystem::path& cache_file() const { return cache_.file(); }
     pid_t worker_pid() const { return client_ ? client_->worker_pid() : 0; }  // 0 once stopped
+    // The worker, handed on once the sweep is finished (null after a cancel, which stopped it).
+    std::unique_ptr<WorkerClient> release_worker();
 
 private:
     using Clock = std::chrono::steady_clock;
@@ -103,7 +108,6 @@ private:
     SweepTarget target_;
     RunRequest base_;
     SweepOptions options_;
-    WorkerOptions worker_options_;
     std::unique_ptr<WorkerClient> client_;
     SweepCache cache_;
     SweepPhase phase_ = SweepPhase::measuring;
