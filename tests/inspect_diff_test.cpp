@@ -1,29 +1,19 @@
 // Listing diffs: minimal edit scripts, the work bound, and which text of a listing is compared.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <random>
-#include <sstream>
 
 #include "inspect/listing_diff.hpp"
 #include "inspect/ptx_listing.hpp"
 #include "inspect/sass_listing.hpp"
+#include "test_support.hpp"
 
 using namespace kplay;
 
 namespace {
 
-const std::string kData = std::string(KPLAY_TEST_DATA_DIR) + "/inspect/";
 const std::string kG5 = "/work/main/kernels_src/grayscale/05_sixteen_pixels_uint4.cu";
 const std::string kM3 = "/work/main/kernels_src/matmul/03_tiled_static_smem.cu";
-
-std::string read_data(const std::string& name) {
-    std::ifstream in(kData + name, std::ios::binary);
-    EXPECT_TRUE(in.good()) << kData + name;
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 std::vector<std::string> chars(const std::string& text) {
     std::vector<std::string> lines;
@@ -77,7 +67,7 @@ int reference_distance(const std::vector<std::string>& a, const std::vector<std:
 }  // namespace
 
 TEST(InspectDiff, ListingAgainstItselfHasNoChanges) {
-    const auto sass = parse_nvdisasm(read_data("m3.nvdisasm-gi.txt"), kM3);
+    const auto sass = parse_nvdisasm(kplay::test::recorded_output("m3.nvdisasm-gi.txt"), kM3);
     const auto lines = comparable_lines(sass.functions.at(0));
     ASSERT_EQ(lines.size(), 131u);  // 7 directives and labels, 120 instructions, 4 .L_x labels
     const auto diff = diff_lines(lines, lines);
@@ -91,13 +81,13 @@ TEST(InspectDiff, ListingAgainstItselfHasNoChanges) {
         EXPECT_EQ(diff.lines[i].after_index, static_cast<int>(i));
     }
     // -g and -gi differ only in their markers, which are not listing lines.
-    const auto g = comparable_lines(parse_nvdisasm(read_data("m3.nvdisasm-g.txt"), kM3).functions.at(0));
+    const auto g = comparable_lines(parse_nvdisasm(kplay::test::recorded_output("m3.nvdisasm-g.txt"), kM3).functions.at(0));
     const auto g_diff = diff_lines(g, lines);
     EXPECT_EQ(g_diff.added + g_diff.removed, 0);
 }
 
 TEST(InspectDiff, ModifiedCopyGivesExactChanges) {
-    const auto before = comparable_lines(parse_ptx(read_data("g5.ptx"), kG5));
+    const auto before = comparable_lines(parse_ptx(kplay::test::recorded_output("g5.ptx"), kG5));
     ASSERT_GT(before.size(), 200u);
     auto after = before;
     after[150] = "mul.f32 \t%f3, %f2, 0f3F000000;";             // a changed line: 1 removed, 1 added
@@ -214,7 +204,7 @@ TEST(InspectDiff, ComparableLinesDropOffsetsEncodingsAndBlanks) {
         ptx.lines.push_back({text, 0, "", false});
     EXPECT_EQ(comparable_lines(ptx), (std::vector<std::string>{"add.s32 \t%r1, %r2, 1;", "/*0010*/ not sass here"}));
 
-    const auto f1 = comparable_lines(parse_nvdisasm(read_data("f1.nvdisasm-gi.txt"),
+    const auto f1 = comparable_lines(parse_nvdisasm(kplay::test::recorded_output("f1.nvdisasm-gi.txt"),
                                                     "/work/main/kernels_src/faults/01_out_of_bounds_write.cu")
                                          .functions.at(0));
     ASSERT_EQ(f1.size(), 41u);

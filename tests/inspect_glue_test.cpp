@@ -21,12 +21,6 @@ using namespace kplay;
 
 namespace {
 
-std::string data(const std::string& name) {
-    std::string text;
-    EXPECT_TRUE(read_whole_file(std::string(KPLAY_TEST_DATA_DIR) + "/inspect/" + name, text)) << name;
-    return text;
-}
-
 // matmul step 3 compiled for sm_90 as recorded: its PTX and ptxas report, no CUBIN.
 CompileFileResult recorded_matmul_03() {
     CompileFileResult result;
@@ -35,8 +29,8 @@ CompileFileResult recorded_matmul_03() {
     result.compile.ok = true;
     result.compile.is_cubin = true;
     result.compile.arch = "sm_90";
-    result.compile.ptx = data("m3.ptx");
-    result.compile.log = data("ptxas-m3.log");
+    result.compile.ptx = kplay::test::recorded_output("m3.ptx");
+    result.compile.log = kplay::test::recorded_output("ptxas-m3.log");
     result.compile.lowered_names["matmul_tiled_k<16>"] = "_Z14matmul_tiled_kILi16EEvPfS0_S0_iii";
     return result;
 }
@@ -111,21 +105,21 @@ TEST(CudaTools, AMissingToolNamesWhereItWasLookedForAndItsPackage) {
 
 TEST(FaultFinder, SanitizerReportsBecomeLinesOfTheKernelFile) {
     const std::string file = "/home/me/kernels_src/faults/01_out_of_bounds_write.cu";
-    const FaultLocation oob = location_from_sanitizer(parse_sanitizer_output(data("cs-01_out_of_bounds_write.txt")), file);
+    const FaultLocation oob = location_from_sanitizer(parse_sanitizer_output(kplay::test::recorded_output("cs-01_out_of_bounds_write.txt")), file);
     EXPECT_TRUE(oob.found) << oob.problem;
     EXPECT_EQ(oob.line, 12);
     EXPECT_EQ(oob.finder, FaultFinder::compute_sanitizer);
     EXPECT_NE(oob.message.find("(96,0,0)"), std::string::npos) << oob.message;
     // A device assert: its own line, not the sanitizer's finding inside __assertfail.
     const FaultLocation assert_line =
-        location_from_sanitizer(parse_sanitizer_output(data("cs-06_device_assert.txt")), "/x/faults/06_device_assert.cu");
+        location_from_sanitizer(parse_sanitizer_output(kplay::test::recorded_output("cs-06_device_assert.txt")), "/x/faults/06_device_assert.cu");
     EXPECT_TRUE(assert_line.found) << assert_line.problem;
     EXPECT_EQ(assert_line.line, 13);
     EXPECT_NE(assert_line.message.find("i != n / 3"), std::string::npos) << assert_line.message;
     // Another file's name: no line of this one.
-    const FaultLocation elsewhere = location_from_sanitizer(parse_sanitizer_output(data("cs-01_out_of_bounds_write.txt")), "/x/other.cu");
+    const FaultLocation elsewhere = location_from_sanitizer(parse_sanitizer_output(kplay::test::recorded_output("cs-01_out_of_bounds_write.txt")), "/x/other.cu");
     EXPECT_FALSE(elsewhere.found);
-    const FaultLocation clean = location_from_sanitizer(parse_sanitizer_output(data("cs-clean.txt")), file);
+    const FaultLocation clean = location_from_sanitizer(parse_sanitizer_output(kplay::test::recorded_output("cs-clean.txt")), file);
     EXPECT_FALSE(clean.found);
     EXPECT_EQ(clean.problem, "compute-sanitizer found no error in the same run.");
 }
@@ -189,7 +183,7 @@ TEST(Profiler, TheNcuCommandProfilesTheKernelOnceByItsMangledName) {
 
 TEST(Profiler, StallMetricsOnTheDetailsPageBecomeTheTopThree) {
     std::string why;
-    auto summary = parse_ncu_details_csv(data("ncu-05_sixteen_pixels_uint4.csv"), &why);
+    auto summary = parse_ncu_details_csv(kplay::test::recorded_output("ncu-05_sixteen_pixels_uint4.csv"), &why);
     ASSERT_TRUE(summary) << why;
     summary->top_stalls.clear();
     for (const auto& [name, value] : std::vector<std::pair<std::string, std::string>>{
@@ -246,7 +240,7 @@ TEST(KernelInspector, EachNewTextIsInspectedOnceAndItsChangesAreShown) {
 
 TEST(Profiler, ASummaryInPlainWordsForTheCliAndTheWindow) {
     std::string why;
-    auto summary = parse_ncu_details_csv(data("ncu-05_sixteen_pixels_uint4.csv"), &why);
+    auto summary = parse_ncu_details_csv(kplay::test::recorded_output("ncu-05_sixteen_pixels_uint4.csv"), &why);
     ASSERT_TRUE(summary) << why;
     summary->top_stalls = {{"long scoreboard", 7.77}, {"wait", 1.41}};
     const auto lines = describe_profile(*summary);

@@ -3,29 +3,20 @@
 
 #include <fstream>
 #include <set>
-#include <sstream>
 
 #include "inspect/ptx_listing.hpp"
 #include "inspect/sass_listing.hpp"
+#include "test_support.hpp"
 
 using namespace kplay;
 
 namespace {
 
-const std::string kData = std::string(KPLAY_TEST_DATA_DIR) + "/inspect/";
 // The paths inside the recordings are those of the checkout they were made in.
 const std::string kG5 = "/work/main/kernels_src/grayscale/05_sixteen_pixels_uint4.cu";
 const std::string kM3 = "/work/main/kernels_src/matmul/03_tiled_static_smem.cu";
 const std::string kF1 = "/work/main/kernels_src/faults/01_out_of_bounds_write.cu";
 const std::string kM3Name = "_Z14matmul_tiled_kILi16EEvPfS0_S0_iii";
-
-std::string read_data(const std::string& name) {
-    std::ifstream in(kData + name, std::ios::binary);
-    EXPECT_TRUE(in.good()) << kData + name;
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 std::set<int> lines_with_code(const Listing& listing) {
     std::set<int> lines;
@@ -59,7 +50,7 @@ TEST(InspectListing, KernelFileMatchesByPathOrName) {
 }
 
 TEST(InspectListing, F1SassInstructionCountsPerSourceLine) {
-    const auto module = parse_nvdisasm(read_data("f1.nvdisasm-gi.txt"), kF1);
+    const auto module = parse_nvdisasm(kplay::test::recorded_output("f1.nvdisasm-gi.txt"), kF1);
     EXPECT_EQ(module.arch, "sm_90");
     ASSERT_EQ(module.functions.size(), 1u);
     const Listing& f = module.functions[0];
@@ -119,7 +110,7 @@ TEST(InspectListing, NoInstructionMapsToACommentOrBlankLine) {
         ASSERT_TRUE(in.good()) << c.kernel;
         std::vector<std::string> source{""};
         for (std::string line; std::getline(in, line);) source.push_back(line);
-        const std::string text = read_data(c.listing);
+        const std::string text = kplay::test::recorded_output(c.listing);
         std::vector<Listing> listings;
         if (c.ptx) {
             listings.push_back(parse_ptx(text, c.kernel));
@@ -139,15 +130,15 @@ TEST(InspectListing, NoInstructionMapsToACommentOrBlankLine) {
 }
 
 TEST(InspectListing, PtxAndSassAgreeOnWhichLinesHaveCode) {
-    const auto m3_ptx = parse_ptx(read_data("m3.ptx"), kM3);
-    const auto m3_sass = parse_nvdisasm(read_data("m3.nvdisasm-gi.txt"), kM3);
+    const auto m3_ptx = parse_ptx(kplay::test::recorded_output("m3.ptx"), kM3);
+    const auto m3_sass = parse_nvdisasm(kplay::test::recorded_output("m3.nvdisasm-gi.txt"), kM3);
     ASSERT_EQ(m3_sass.functions.size(), 1u);
     const std::set<int> m3_lines{14, 17, 18, 21, 23, 24, 25, 27, 28, 30, 31};
     EXPECT_EQ(lines_with_code(m3_ptx), m3_lines);
     EXPECT_EQ(lines_with_code(m3_sass.functions[0]), m3_lines);
 
-    const auto g5_ptx = parse_ptx(read_data("g5.ptx"), kG5);
-    const auto g5_sass = parse_nvdisasm(read_data("g5.nvdisasm-gi.txt"), kG5);
+    const auto g5_ptx = parse_ptx(kplay::test::recorded_output("g5.ptx"), kG5);
+    const auto g5_sass = parse_nvdisasm(kplay::test::recorded_output("g5.nvdisasm-gi.txt"), kG5);
     ASSERT_EQ(g5_sass.functions.size(), 1u);
     // Line 28 (the make_uint4 call) has no code of its own: all of it is gray_word/gray_byte, inlined.
     const std::set<int> g5_lines{12, 13, 17, 20, 21, 22, 23, 24, 25, 26, 27, 30, 31, 33};
@@ -156,7 +147,7 @@ TEST(InspectListing, PtxAndSassAgreeOnWhichLinesHaveCode) {
 }
 
 TEST(InspectListing, M3PtxCountsAndShownLines) {
-    const std::string ptx = read_data("m3.ptx");
+    const std::string ptx = kplay::test::recorded_output("m3.ptx");
     const auto listing = parse_ptx(ptx, kM3);
     EXPECT_EQ(listing.function, "");
     const std::map<int, int> expected{{14, 6}, {17, 4}, {18, 6}, {21, 12}, {23, 17}, {24, 9},
@@ -193,12 +184,12 @@ TEST(InspectListing, M3PtxCountsAndShownLines) {
     EXPECT_EQ(listing.lines[ret].source_line, 31);
 
     EXPECT_EQ(ptx_entry_names(ptx), std::vector<std::string>{kM3Name});  // not the `// .weak` comment too
-    EXPECT_EQ(ptx_entry_names(read_data("g5.ptx")), std::vector<std::string>{"_Z10gray_uint4PKhPhi"});
-    EXPECT_EQ(parse_ptx(read_data("g5.ptx"), kG5).lines.size(), 306u);  // 394 - 79 .loc - 1 .file - 8
+    EXPECT_EQ(ptx_entry_names(kplay::test::recorded_output("g5.ptx")), std::vector<std::string>{"_Z10gray_uint4PKhPhi"});
+    EXPECT_EQ(parse_ptx(kplay::test::recorded_output("g5.ptx"), kG5).lines.size(), 306u);  // 394 - 79 .loc - 1 .file - 8
 }
 
 TEST(InspectListing, TemplateFunctionFoundByMangledName) {
-    const auto module = parse_nvdisasm(read_data("m3.nvdisasm-gi.txt"), kM3);
+    const auto module = parse_nvdisasm(kplay::test::recorded_output("m3.nvdisasm-gi.txt"), kM3);
     const Listing* f = find_function(module, kM3Name);
     ASSERT_NE(f, nullptr);
     EXPECT_EQ(f->function, kM3Name);
@@ -212,7 +203,7 @@ TEST(InspectListing, TemplateFunctionFoundByMangledName) {
 
 TEST(InspectListing, HeaderCodeAttributedToCallingLineViaInlinedAt) {
     // cdiv() from kplay.cuh:5 is inlined into `for (...; ph < cdiv(k,TW); ...)` on line 21.
-    const auto ptx = parse_ptx(read_data("m3.ptx"), kM3);
+    const auto ptx = parse_ptx(kplay::test::recorded_output("m3.ptx"), kM3);
     std::vector<std::string> from_header;
     for (const auto& line : ptx.lines) {
         if (line.origin.empty()) continue;
@@ -224,7 +215,7 @@ TEST(InspectListing, HeaderCodeAttributedToCallingLineViaInlinedAt) {
     EXPECT_EQ(from_header, (std::vector<std::string>{"add.s32 \t%r22, %r18, 15;", "shr.u32 \t%r6, %r22, 4;"}));
 
     // -gi: the chain is two marker lines (`kplay.cuh, line 5 inlined at ..., line 21`, then `line 21`).
-    const auto gi = parse_nvdisasm(read_data("m3.nvdisasm-gi.txt"), kM3);
+    const auto gi = parse_nvdisasm(kplay::test::recorded_output("m3.nvdisasm-gi.txt"), kM3);
     std::vector<int> header_lines;
     for (size_t i = 0; i < gi.functions[0].lines.size(); ++i) {
         const auto& line = gi.functions[0].lines[i];
@@ -239,7 +230,7 @@ TEST(InspectListing, HeaderCodeAttributedToCallingLineViaInlinedAt) {
     EXPECT_EQ(gi.functions[0].lines[only_line_with(gi.functions[0], "/*0060*/")].origin, "");
 
     // -g has no chain: the same four instructions keep their origin but link to no kernel line.
-    const auto g = parse_nvdisasm(read_data("m3.nvdisasm-g.txt"), kM3);
+    const auto g = parse_nvdisasm(kplay::test::recorded_output("m3.nvdisasm-g.txt"), kM3);
     ASSERT_EQ(g.functions.size(), 1u);
     int unlinked = 0;
     for (const auto& line : g.functions[0].lines) {
@@ -255,7 +246,7 @@ TEST(InspectListing, HeaderCodeAttributedToCallingLineViaInlinedAt) {
 
 TEST(InspectListing, G5InliningChainInKernelFileTakesInnermostLine) {
     // gray_byte (12-13) inlined into gray_word (17) inlined at line 28: the innermost line wins.
-    const auto sass = parse_nvdisasm(read_data("g5.nvdisasm-gi.txt"), kG5).functions.at(0);
+    const auto sass = parse_nvdisasm(kplay::test::recorded_output("g5.nvdisasm-gi.txt"), kG5).functions.at(0);
     EXPECT_EQ(sass.function, "_Z10gray_uint4PKhPhi");
     const int i2f = only_line_with(sass, "/*0460*/");
     ASSERT_GE(i2f, 0);
@@ -266,7 +257,7 @@ TEST(InspectListing, G5InliningChainInKernelFileTakesInnermostLine) {
     EXPECT_EQ(sass.lines[only_line_with(sass, "/*0fb0*/")].source_line, 27);
     EXPECT_EQ(sass.instructions_by_line().at(12), 144);
 
-    const auto ptx = parse_ptx(read_data("g5.ptx"), kG5);
+    const auto ptx = parse_ptx(kplay::test::recorded_output("g5.ptx"), kG5);
     EXPECT_EQ(ptx.lines[only_line_with(ptx, "cvt.rzi.u32.f32 \t%r42, %f12;")].source_line, 13);
     EXPECT_EQ(ptx.lines[only_line_with(ptx, "or.b32  \t%r51, %r50, %r42;")].source_line, 17);
     EXPECT_EQ(ptx.lines[only_line_with(ptx, "and.b32  \t%r39, %r14, 255;")].source_line, 12);
@@ -394,7 +385,7 @@ TEST(InspectListing, EmptyGarbageAndTruncatedInput) {
 
     // Every prefix of the recordings parses, and never links a line the full listing does not have.
     for (const std::string name : {"m3.ptx", "g5.ptx", "m3.nvdisasm-gi.txt", "m3.nvdisasm-g.txt", "f1.nvdisasm-gi.txt"}) {
-        const std::string text = read_data(name);
+        const std::string text = kplay::test::recorded_output(name);
         const bool is_ptx = name.find(".ptx") != std::string::npos;
         const std::string kernel = name[0] == 'g' ? kG5 : name[0] == 'm' ? kM3 : kF1;
         std::set<int> full;

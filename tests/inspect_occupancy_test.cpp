@@ -2,26 +2,14 @@
 #include <gtest/gtest.h>
 
 #include <climits>
-#include <fstream>
-#include <sstream>
 
 #include "inspect/ncu_report.hpp"
 #include "inspect/occupancy_estimate.hpp"
+#include "test_support.hpp"
 
 using namespace kplay;
 
 namespace {
-
-std::string recorded(const std::string& name) {
-    std::ifstream in(std::string(KPLAY_TEST_DATA_DIR) + "/inspect/" + name, std::ios::binary);
-    if (!in) {
-        ADD_FAILURE() << "missing test data " << name;
-        return {};
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 SmLimits hopper() {
     const auto limits = sm_limits_for_arch("sm_90");
@@ -33,7 +21,7 @@ SmLimits hopper() {
 // limit is for the carveout the driver chose for that launch, so that one is checked with that carveout.
 void expect_matches_ncu(const std::string& file, int block_threads) {
     std::string error;
-    const auto profile = parse_ncu_details_csv(recorded(file), &error);
+    const auto profile = parse_ncu_details_csv(kplay::test::recorded_output(file), &error);
     ASSERT_TRUE(profile) << error;
     ASSERT_GE(profile->registers_per_thread, 0);
     ASSERT_GE(profile->static_smem_bytes, 0);

@@ -2,28 +2,16 @@
 // resource deltas; plus broken, truncated and empty inputs.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 
 #include "inspect/ncu_report.hpp"
 #include "inspect/ptxas_report.hpp"
 #include "inspect/resource_delta.hpp"
 #include "inspect/sanitizer_report.hpp"
+#include "test_support.hpp"
 
 using namespace kplay;
 
 namespace {
-
-std::string recorded(const std::string& name) {
-    std::ifstream in(std::string(KPLAY_TEST_DATA_DIR) + "/inspect/" + name, std::ios::binary);
-    if (!in) {
-        ADD_FAILURE() << "missing test data " << name;
-        return {};
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 const std::array<int, 3> kBlock8{8, 0, 0};
 
@@ -32,7 +20,7 @@ const std::array<int, 3> kBlock8{8, 0, 0};
 // ---------------------------------------------------------------------------------------------- ptxas
 
 TEST(PtxasReport, ReadsWarpTiledSgemm) {
-    const PtxasReport report = parse_ptxas_report(recorded("ptxas-m8.log"));
+    const PtxasReport report = parse_ptxas_report(kplay::test::recorded_output("ptxas-m8.log"));
     EXPECT_EQ(report.arch, "sm_90");
     EXPECT_EQ(report.gmem_bytes, 12);
     ASSERT_EQ(report.functions.size(), 1u);
@@ -52,7 +40,7 @@ TEST(PtxasReport, ReadsWarpTiledSgemm) {
 }
 
 TEST(PtxasReport, ReadsTiledMatmul) {
-    const PtxasReport report = parse_ptxas_report(recorded("ptxas-m3.log"));
+    const PtxasReport report = parse_ptxas_report(kplay::test::recorded_output("ptxas-m3.log"));
     EXPECT_EQ(report.gmem_bytes, 0);
     const PtxasResources* f = report.find("_Z14matmul_tiled_kILi16EEvPfS0_S0_iii");
     ASSERT_NE(f, nullptr);
@@ -62,7 +50,7 @@ TEST(PtxasReport, ReadsTiledMatmul) {
 }
 
 TEST(PtxasReport, KeepsTheMaxrregcountOverrideAsANote) {
-    const PtxasReport report = parse_ptxas_report(recorded("ptxas-m8-override.log"));
+    const PtxasReport report = parse_ptxas_report(kplay::test::recorded_output("ptxas-m8-override.log"));
     ASSERT_EQ(report.notes.size(), 1u);
     EXPECT_EQ(report.notes[0], "Overriding global maxrregcount 64 with entry-specific value 128 computed using thread count");
     ASSERT_EQ(report.functions.size(), 1u);
@@ -70,7 +58,7 @@ TEST(PtxasReport, KeepsTheMaxrregcountOverrideAsANote) {
 }
 
 TEST(PtxasReport, ReadsSpillsAndStack) {
-    const PtxasReport report = parse_ptxas_report(recorded("ptxas-f10-spills.log"));
+    const PtxasReport report = parse_ptxas_report(kplay::test::recorded_output("ptxas-f10-spills.log"));
     ASSERT_EQ(report.notes.size(), 1u);
     EXPECT_EQ(report.notes[0], "Overriding maximum register limit 256 for '_Z14register_heavyPfS_S_iii' with  32 of maxrregcount option");
     const PtxasResources* f = report.find("_Z14register_heavyPfS_S_iii");
@@ -144,7 +132,7 @@ TEST(PtxasReport, UnreadableNumbersLeaveFoundFalse) {
 
 TEST(PtxasReport, EveryTruncationOfTheRecordedLogsParses) {
     for (const char* name : {"ptxas-m8.log", "ptxas-f10-spills.log", "ptxas-m8-override.log"}) {
-        const std::string log = recorded(name);
+        const std::string log = kplay::test::recorded_output(name);
         for (size_t size = 0; size <= log.size(); ++size) {
             const PtxasReport report = parse_ptxas_report(log.substr(0, size));
             // A cut inside "Function properties for _Z15sgemm..." names a second, partial function.
@@ -161,8 +149,8 @@ TEST(PtxasReport, EveryTruncationOfTheRecordedLogsParses) {
 // ------------------------------------------------------------------------------------ resource delta
 
 TEST(ResourceDelta, TiledToWarpTiled) {
-    const PtxasReport before = parse_ptxas_report(recorded("ptxas-m3.log"));
-    const PtxasReport after = parse_ptxas_report(recorded("ptxas-m8.log"));
+    const PtxasReport before = parse_ptxas_report(kplay::test::recorded_output("ptxas-m3.log"));
+    const PtxasReport after = parse_ptxas_report(kplay::test::recorded_output("ptxas-m8.log"));
     ASSERT_EQ(before.functions.size(), 1u);
     ASSERT_EQ(after.functions.size(), 1u);
     const auto changes = resource_changes(before.functions[0], after.functions[0]);
@@ -178,7 +166,7 @@ TEST(ResourceDelta, TiledToWarpTiled) {
 }
 
 TEST(ResourceDelta, SpillsGoneIsBetterAndOrderIsFixed) {
-    const PtxasReport spilled = parse_ptxas_report(recorded("ptxas-f10-spills.log"));
+    const PtxasReport spilled = parse_ptxas_report(kplay::test::recorded_output("ptxas-f10-spills.log"));
     ASSERT_EQ(spilled.functions.size(), 1u);
     PtxasResources roomy = spilled.functions[0];
     roomy.registers = 80;
@@ -201,7 +189,7 @@ TEST(ResourceDelta, SpillsGoneIsBetterAndOrderIsFixed) {
 }
 
 TEST(ResourceDelta, NoChangeIsEmpty) {
-    const PtxasReport report = parse_ptxas_report(recorded("ptxas-m8.log"));
+    const PtxasReport report = parse_ptxas_report(kplay::test::recorded_output("ptxas-m8.log"));
     ASSERT_EQ(report.functions.size(), 1u);
     EXPECT_TRUE(resource_changes(report.functions[0], report.functions[0]).empty());
     EXPECT_EQ(describe_changes({}), "");
@@ -215,7 +203,7 @@ TEST(ResourceDelta, NoChangeIsEmpty) {
 // ---------------------------------------------------------------------------------- compute-sanitizer
 
 TEST(SanitizerReport, OutOfBoundsWrite) {
-    const SanitizerReport report = parse_sanitizer_output(recorded("cs-01_out_of_bounds_write.txt"));
+    const SanitizerReport report = parse_sanitizer_output(kplay::test::recorded_output("cs-01_out_of_bounds_write.txt"));
     EXPECT_EQ(report.error_count, 89696);
     EXPECT_EQ(report.tool_error, "process didn't terminate successfully");
     EXPECT_FALSE(report.assertion);
@@ -244,7 +232,7 @@ TEST(SanitizerReport, OutOfBoundsWrite) {
 }
 
 TEST(SanitizerReport, BacktraceLinesDoNotDisturbTheFinding) {
-    const SanitizerReport report = parse_sanitizer_output(recorded("cs-01-backtrace.txt"));
+    const SanitizerReport report = parse_sanitizer_output(kplay::test::recorded_output("cs-01-backtrace.txt"));
     EXPECT_EQ(report.error_count, 117024);
     ASSERT_TRUE(report.first);
     EXPECT_EQ(report.first->thread, (std::array<int, 3>{64, 0, 0}));
@@ -254,7 +242,7 @@ TEST(SanitizerReport, BacktraceLinesDoNotDisturbTheFinding) {
 }
 
 TEST(SanitizerReport, FarRead) {
-    const SanitizerReport report = parse_sanitizer_output(recorded("cs-02_far_out_of_bounds_read.txt"));
+    const SanitizerReport report = parse_sanitizer_output(kplay::test::recorded_output("cs-02_far_out_of_bounds_read.txt"));
     EXPECT_EQ(report.error_count, 209632);
     ASSERT_TRUE(report.first);
     EXPECT_EQ(report.first->access, "read");
@@ -267,7 +255,7 @@ TEST(SanitizerReport, FarRead) {
 }
 
 TEST(SanitizerReport, NullPointerIsBeforeTheNearestAllocation) {
-    const SanitizerReport report = parse_sanitizer_output(recorded("cs-03_null_pointer.txt"));
+    const SanitizerReport report = parse_sanitizer_output(kplay::test::recorded_output("cs-03_null_pointer.txt"));
     EXPECT_EQ(report.error_count, 120704);
     ASSERT_TRUE(report.first);
     EXPECT_EQ(report.first->address, "0x860");
@@ -280,7 +268,7 @@ TEST(SanitizerReport, NullPointerIsBeforeTheNearestAllocation) {
 }
 
 TEST(SanitizerReport, Trap) {
-    const SanitizerReport report = parse_sanitizer_output(recorded("cs-05_trap.txt"));
+    const SanitizerReport report = parse_sanitizer_output(kplay::test::recorded_output("cs-05_trap.txt"));
     EXPECT_EQ(report.error_count, 1);
     EXPECT_EQ(report.tool_error, "");
     ASSERT_TRUE(report.first);
@@ -297,7 +285,7 @@ TEST(SanitizerReport, Trap) {
 }
 
 TEST(SanitizerReport, DeviceAssertion) {
-    const SanitizerReport report = parse_sanitizer_output(recorded("cs-06_device_assert.txt"));
+    const SanitizerReport report = parse_sanitizer_output(kplay::test::recorded_output("cs-06_device_assert.txt"));
     EXPECT_EQ(report.error_count, 1);
     ASSERT_TRUE(report.assertion);
     EXPECT_EQ(report.assertion->file, "kernels_src/faults/06_device_assert.cu");
@@ -316,7 +304,7 @@ TEST(SanitizerReport, DeviceAssertion) {
 }
 
 TEST(SanitizerReport, MisalignedVectorRead) {
-    const SanitizerReport report = parse_sanitizer_output(recorded("cs-07_misaligned_float4.txt"));
+    const SanitizerReport report = parse_sanitizer_output(kplay::test::recorded_output("cs-07_misaligned_float4.txt"));
     EXPECT_EQ(report.error_count, 181088);
     ASSERT_TRUE(report.first);
     EXPECT_EQ(report.first->access_size, 16);
@@ -331,7 +319,7 @@ TEST(SanitizerReport, MisalignedVectorRead) {
 }
 
 TEST(SanitizerReport, CleanRun) {
-    const SanitizerReport report = parse_sanitizer_output(recorded("cs-clean.txt"));
+    const SanitizerReport report = parse_sanitizer_output(kplay::test::recorded_output("cs-clean.txt"));
     EXPECT_EQ(report.error_count, 0);
     EXPECT_FALSE(report.first);
     EXPECT_FALSE(report.assertion);
@@ -392,7 +380,7 @@ TEST(SanitizerReport, OlderLocationFormatAndNamespacedAssert) {
 
 TEST(SanitizerReport, EveryTruncationOfTheRecordedOutputParses) {
     for (const char* name : {"cs-01-backtrace.txt", "cs-06_device_assert.txt", "cs-07_misaligned_float4.txt"}) {
-        const std::string text = recorded(name);
+        const std::string text = kplay::test::recorded_output(name);
         for (size_t size = 0; size <= text.size(); ++size) {
             const SanitizerReport report = parse_sanitizer_output(text.substr(0, size));
             if (report.first) {
@@ -402,7 +390,7 @@ TEST(SanitizerReport, EveryTruncationOfTheRecordedOutputParses) {
         }
     }
     // Cut inside "by thread (64,0,0)": no thread is claimed.
-    const std::string text = recorded("cs-01-backtrace.txt");
+    const std::string text = kplay::test::recorded_output("cs-01-backtrace.txt");
     const size_t cut = text.find("(64,0");
     ASSERT_NE(cut, std::string::npos);
     const SanitizerReport report = parse_sanitizer_output(text.substr(0, cut + 5));
@@ -416,7 +404,7 @@ TEST(SanitizerReport, EveryTruncationOfTheRecordedOutputParses) {
 
 TEST(NcuReport, SixteenPixelsPerThread) {
     std::string error;
-    const auto summary = parse_ncu_details_csv(recorded("ncu-05_sixteen_pixels_uint4.csv"), &error);
+    const auto summary = parse_ncu_details_csv(kplay::test::recorded_output("ncu-05_sixteen_pixels_uint4.csv"), &error);
     ASSERT_TRUE(summary) << error;
     EXPECT_EQ(summary->kernel, "gray_uint4(const unsigned char *, unsigned char *, int)");
     EXPECT_EQ(summary->grid, "(250, 1, 1)");
@@ -453,7 +441,7 @@ TEST(NcuReport, SixteenPixelsPerThread) {
 }
 
 TEST(NcuReport, WarpTiledSgemm) {
-    const auto summary = parse_ncu_details_csv(recorded("ncu-08_warp_tiling.csv"));
+    const auto summary = parse_ncu_details_csv(kplay::test::recorded_output("ncu-08_warp_tiling.csv"));
     ASSERT_TRUE(summary);
     EXPECT_EQ(summary->kernel, "sgemm_warptiled(const float *, const float *, float *, int, int, int)");
     EXPECT_EQ(summary->grid, "(8, 8, 1)");
@@ -475,9 +463,9 @@ TEST(NcuReport, WarpTiledSgemm) {
 }
 
 TEST(NcuReport, StallsFromTheRawPage) {
-    auto summary = parse_ncu_details_csv(recorded("ncu-05_sixteen_pixels_uint4.csv"));
+    auto summary = parse_ncu_details_csv(kplay::test::recorded_output("ncu-05_sixteen_pixels_uint4.csv"));
     ASSERT_TRUE(summary);
-    add_stalls_from_raw_csv(*summary, recorded("ncu-stalls-raw.csv"));
+    add_stalls_from_raw_csv(*summary, kplay::test::recorded_output("ncu-stalls-raw.csv"));
     ASSERT_EQ(summary->top_stalls.size(), 3u);
     EXPECT_EQ(summary->top_stalls[0].name, "long scoreboard");
     EXPECT_DOUBLE_EQ(summary->top_stalls[0].cycles_per_issue, 7.77);
@@ -512,7 +500,7 @@ TEST(NcuReport, UnreadableRawPageLeavesStallsAlone) {
     ProfileSummary summary;
     summary.top_stalls = {{"wait", 1.5}};
     for (const std::string& raw : {std::string(), std::string("garbage\n\"unclosed"), std::string("\"ID\",\"Kernel Name\"\n"),
-                                   recorded("ncu-05_sixteen_pixels_uint4.csv")}) {
+                                   kplay::test::recorded_output("ncu-05_sixteen_pixels_uint4.csv")}) {
         add_stalls_from_raw_csv(summary, raw);
         ASSERT_EQ(summary.top_stalls.size(), 1u);
         EXPECT_EQ(summary.top_stalls[0].name, "wait");
@@ -529,9 +517,9 @@ TEST(NcuReport, FailuresSayWhy) {
     EXPECT_EQ(error, "no Nsight Compute CSV table in the output (no header row with \"Metric Name\")");
     EXPECT_FALSE(parse_ncu_details_csv("==PROF== Disconnected from process 1\n==WARNING== No kernels were profiled.\n", &error));
     EXPECT_EQ(error, "Nsight Compute profiled no kernel: no launch matched the kernel name");
-    EXPECT_FALSE(parse_ncu_details_csv(recorded("ncu-stalls-raw.csv"), &error));
+    EXPECT_FALSE(parse_ncu_details_csv(kplay::test::recorded_output("ncu-stalls-raw.csv"), &error));
     EXPECT_EQ(error, "this is not the details page (--page details): it has no \"Metric Name\" column");
-    const std::string details = recorded("ncu-05_sixteen_pixels_uint4.csv");
+    const std::string details = kplay::test::recorded_output("ncu-05_sixteen_pixels_uint4.csv");
     const std::string header = details.substr(details.find("\"ID\""), details.find('\n', details.find("\"ID\"")) - details.find("\"ID\"") + 1);
     EXPECT_FALSE(parse_ncu_details_csv(header, &error));
     EXPECT_EQ(error, "the Nsight Compute table has a header but no rows");
@@ -563,7 +551,7 @@ TEST(NcuReport, UnitsQuotesAndMissingValues) {
 }
 
 TEST(NcuReport, EveryTruncationOfTheRecordedTableParses) {
-    const std::string text = recorded("ncu-08_warp_tiling.csv");
+    const std::string text = kplay::test::recorded_output("ncu-08_warp_tiling.csv");
     for (size_t size = 0; size <= text.size(); size += 11) {
         std::string error;
         const auto summary = parse_ncu_details_csv(text.substr(0, size), &error);
@@ -596,6 +584,6 @@ TEST(NcuReport, ExplainsFailures) {
     EXPECT_NE(explain_ncu_failure("==WARNING== No kernels were profiled.\n", 0).find("profiled no kernel"), std::string::npos);
     EXPECT_EQ(explain_ncu_failure("hello\r\n==ERROR== The application returned an error code (1).\r\n", 1),
               "ncu failed: The application returned an error code (1).");
-    EXPECT_EQ(explain_ncu_failure(recorded("ncu-05_sixteen_pixels_uint4.csv"), 0), "");
+    EXPECT_EQ(explain_ncu_failure(kplay::test::recorded_output("ncu-05_sixteen_pixels_uint4.csv"), 0), "");
     EXPECT_EQ(explain_ncu_failure("", 3), "ncu exited with code 3");
 }

@@ -1,6 +1,7 @@
 // Test helpers: temp folders, a 16-bit PNG encoder (zlib + CRC), device detection.
 #include "test_support.hpp"
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -43,6 +44,18 @@ std::string read_file(const fs::path& path) {
     std::ostringstream buffer;
     buffer << in.rdbuf();
     return buffer.str();
+}
+
+std::string recorded_output(const std::string& name) {
+    const fs::path path = fs::path(KPLAY_TEST_DATA_DIR) / "inspect" / name;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        ADD_FAILURE() << "missing test data " << path;
+        return {};
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
 }
 
 std::string input_error_of(const std::function<void()>& call) {

@@ -24,6 +24,9 @@ private:
 
 std::string read_file(const std::filesystem::path& path);
 
+// A tool's output recorded on the H200, from tests/data/inspect/ (a test failure when it is missing).
+std::string recorded_output(const std::string& name);
+
 // The message of the InputError `call` throws, or "(no error)" when it throws none: tests compare
 // exact messages with it.
 std::string input_error_of(const std::function<void()>& call);
