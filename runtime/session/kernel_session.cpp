@@ -1,8 +1,6 @@
 // Live reload, request assembly and result handling for the window.
 #include "session/kernel_session.hpp"
 
-#include "inspect/cuda_tools.hpp"
-
 #include <ctime>
 
 #include "base/content_hash.hpp"
@@ -11,6 +9,8 @@
 #include "client/codec.hpp"
 #include "client/launch_config.hpp"
 #include "client/verdict.hpp"
+#include "inspect/cuda_tools.hpp"
+#include "launch/plan.hpp"
 #include "spec/source_scan.hpp"
 #include "spec/task_sizes.hpp"
 
@@ -447,8 +447,8 @@ bool KernelSession::update() {
 void KernelSession::ask_for_inspection(const RunReport& report) {
     // A file that did not get to a compile (unreadable, a spec error) has nothing to show inside.
     if (report.stage == Stage::source || report.stage == Stage::spec || source_.empty()) return;
-    std::vector<std::pair<std::string, std::string>> defines = spec_ ? spec_->defines : std::vector<std::pair<std::string, std::string>>{};
-    for (const auto& define : overrides.defines) defines.push_back(define);
+    // The window's defines over the annotation's, as the run's pipeline merges them.
+    const auto defines = merge_defines(spec_ ? spec_->defines : std::vector<std::pair<std::string, std::string>>{}, overrides.defines);
     const std::string arch = report.device && !report.emulated ? report.device->arch() : std::string();
     const auto request = inspector_.request_for(file_, source_, source_hash_, defines, arch);
     if (!request) return;
