@@ -10,7 +10,6 @@
 #include <iostream>
 #include <thread>
 
-#include "base/cache_dir.hpp"
 #include "base/error.hpp"
 #include "client/worker_client.hpp"
 #include "spec/source_scan.hpp"
@@ -102,11 +101,13 @@ int apply_best(const Sweep& sweep) {
     }
     const SweepTarget& target = sweep.target();
     std::string bytes;
-    if (!read_whole_file(target.file, bytes)) throw InputError("--apply: cannot read " + target.file.string() + " again.");
-    if (read_source_file(target.file) != target.source)
-        throw InputError("--apply: " + target.file.string() + " changed during the sweep; nothing written (sweep it again).");
     std::vector<std::string> skipped;
-    const AnnotationEdit edit = edit_annotation(bytes, annotation_values(target, sweep.results()[*best].point, &skipped));
+    AnnotationEdit edit;
+    try {
+        edit = point_edit(target, sweep.results()[*best].point, bytes, &skipped);
+    } catch (const InputError& error) {
+        throw InputError(std::string("--apply: nothing written: ") + error.what());
+    }
     for (const auto& size : skipped)
         std::cerr << "kplay-cli: --apply: " << size << " is a size, which the annotation does not hold; run with --size for it.\n";
     if (!edit.changed()) {

@@ -1,7 +1,6 @@
 // The window's sweep controller.
 #include "session/sweep_session.hpp"
 
-#include "base/cache_dir.hpp"
 #include "base/error.hpp"
 #include "launch/argument_binding.hpp"
 #include "spec/source_scan.hpp"
@@ -132,12 +131,8 @@ std::optional<AnnotationEdit> SweepSession::preview_file_edit() {
         problem_ = "No point passed its check: nothing to write.";
         return std::nullopt;
     }
-    const SweepTarget& target = sweep_->target();
     try {
-        if (!read_whole_file(target.file, previewed_bytes_)) throw InputError("Cannot read " + target.file.string() + ".");
-        if (read_source_file(target.file) != target.source)
-            throw InputError(target.file.filename().string() + " changed since the sweep began; sweep it again before writing.");
-        preview_ = edit_annotation(previewed_bytes_, annotation_values(target, sweep_->results()[*sweep_->best()].point));
+        preview_ = point_edit(sweep_->target(), sweep_->results()[*sweep_->best()].point, previewed_bytes_);
         if (!preview_->changed()) {
             notice_ = "The annotation already has the best point.";
             preview_.reset();

@@ -1,10 +1,12 @@
 // A sweep's target and the plan of each point, checked against the limits before anything compiles.
 #include "sweep/sweep_target.hpp"
 
+#include "base/cache_dir.hpp"
 #include "base/error.hpp"
 #include "base/text.hpp"
 #include "launch/argument_binding.hpp"
 #include "launch/plan.hpp"
+#include "spec/source_scan.hpp"
 #include "spec/task_sizes.hpp"
 
 namespace kplay {
@@ -198,6 +200,14 @@ AnnotationValues annotation_values(const SweepTarget& target, const SweepPoint& 
         if (target.space.params[i].kind == SweepParamKind::size && skipped)
             skipped->push_back(target.space.params[i].name + "=" + point.values[i]);
     return values;
+}
+
+AnnotationEdit point_edit(const SweepTarget& target, const SweepPoint& point, std::string& file_bytes, std::vector<std::string>* skipped) {
+    if (!read_whole_file(target.file, file_bytes)) throw InputError("Cannot read " + target.file.string() + ".");
+    // Compared as kplay reads a kernel file (a byte-order mark and CRLF set aside), as the sweep read it.
+    if (read_source_file(target.file) != target.source)
+        throw InputError(target.file.filename().string() + " changed since the sweep began; sweep it again before writing.");
+    return edit_annotation(file_bytes, annotation_values(target, point, skipped));
 }
 
 }  // namespace kplay

@@ -66,4 +66,11 @@ RunRequest point_request(const RunRequest& base, const SweepTarget& target, cons
 // part of the annotation; `skipped` names them.
 AnnotationValues annotation_values(const SweepTarget& target, const SweepPoint& point, std::vector<std::string>* skipped = nullptr);
 
+// The edit that writes `point` into the file as it is on disk now, and those bytes (for
+// write_annotation_edit). Throws InputError when the file cannot be read, when it changed since the
+// sweep read it ("NAME changed since the sweep began; sweep it again before writing."), or when the
+// annotation cannot hold the point. `skipped` names the swept sizes, which it does not hold.
+AnnotationEdit point_edit(const SweepTarget& target, const SweepPoint& point, std::string& file_bytes,
+                          std::vector<std::string>* skipped = nullptr);
+
 }  // namespace kplay
