@@ -5,10 +5,17 @@
 // then exits, because its context cannot run kernels again. When the socket closes it exits.
 // `--thorough` makes a worker for the emulated device's thorough mode: it starts itself again with
 // the host compiler's AddressSanitizer and UBSan runtimes preloaded (they must be the first libraries).
+// `--stdio` makes it the host's side of a remote worker: it speaks the protocol on stdin/stdout (what
+// ssh connects) and runs each request in a kplay-worker of its own (remote_supervisor.hpp).
+#include <signal.h>
+#include <sys/prctl.h>
 #include <unistd.h>
+
+#include <fcntl.h>
 
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -18,6 +25,7 @@
 #include "client/frames.hpp"
 #include "client/protocol.hpp"
 #include "emu/sanitizer_runtime.hpp"
+#include "remote/remote_supervisor.hpp"
 #include "run/engine.hpp"
 
 extern char** environ;
@@ -40,7 +48,7 @@ void answer(int socket, kplay::Engine& engine, const nlohmann::json& request, bo
     const std::optional<MessageKind> kind = message_kind(request);
     nlohmann::json response = {{protocol_field::id, id}, {protocol_field::type, type}};
     ReportBlobs blobs;
-    if (!kind || *kind == MessageKind::progress) {
+    if (!kind || *kind == MessageKind::progress || *kind == MessageKind::hello) {
         send_frame(socket, error_message(id, type, "unknown request type '" + type + "'"));
         return;
     }
@@ -67,7 +75,8 @@ void answer(int socket, kplay::Engine& engine, const nlohmann::json& request, bo
             response[protocol_field::blobs] = blobs.list;
             break;
         }
-        case MessageKind::progress: break;
+        case MessageKind::progress:
+        case MessageKind::hello: break;
     }
     std::vector<int> fds;
     for (const auto& blob : blobs.fds) fds.push_back(blob.get());
@@ -101,15 +110,34 @@ int restart_with_sanitizers(char** argv) {
 
 int main(int argc, char** argv) {
     int socket = -1;
-    bool thorough = false;
+    bool thorough = false, stdio = false;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--fd") == 0 && i + 1 < argc) socket = std::atoi(argv[i + 1]);
         if (std::strcmp(argv[i], "--thorough") == 0) thorough = true;
+        if (std::strcmp(argv[i], "--stdio") == 0) stdio = true;
+        if (std::strcmp(argv[i], "--version") == 0) {
+            std::printf("kplay-worker, protocol version %u\n", static_cast<unsigned>(kplay::kProtocolVersion));
+            return 0;
+        }
+    }
+    if (stdio) {
+        // The protocol keeps stdout for itself; anything else written to fd 1 (device printf) goes to
+        // stderr, which ssh carries back separately.
+        const int out = fcntl(1, F_DUPFD_CLOEXEC, 3);
+        if (out < 0 || dup2(2, 1) < 0) return 2;
+        std::error_code error;
+        const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
+        return kplay::serve_stream({error ? std::filesystem::path(argv[0]) : self, 0, out});
     }
     if (socket < 0) {
-        std::fprintf(stderr, "kplay-worker is started by kplay and kplay-cli (usage: kplay-worker --fd N [--thorough])\n");
+        std::fprintf(stderr, "kplay-worker is started by kplay and kplay-cli (usage: kplay-worker --fd N [--thorough], or --stdio for a remote worker, or --version)\n");
         return 2;
     }
+    // Never outlive the program that started it (a window that crashed, a remote supervisor that was
+    // killed): a worker stuck in a kernel would not notice its socket closing.
+    const pid_t parent = getppid();
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) return 0;
     if (thorough && !kplay::sanitizer_runtime_loaded()) return restart_with_sanitizers(argv);
     kplay::Engine engine(kplay::default_engine_config());
     kplay::FrameReader reader;

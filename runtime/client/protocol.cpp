@@ -10,12 +10,13 @@ namespace kplay {
 
 namespace {
 
-constexpr EnumNames<MessageKind, 6> kKinds{{{MessageKind::run, "run"},
+constexpr EnumNames<MessageKind, 7> kKinds{{{MessageKind::run, "run"},
                                             {MessageKind::compile, "compile"},
                                             {MessageKind::devices, "devices"},
                                             {MessageKind::stats, "stats"},
                                             {MessageKind::ping, "ping"},
-                                            {MessageKind::progress, "progress"}}};
+                                            {MessageKind::progress, "progress"},
+                                            {MessageKind::hello, "hello"}}};
 
 // Every array of an OutputView that travels as a blob, by name.
 struct ByteArray {

@@ -5,6 +5,11 @@
 //   progress: {"id": N, "type": "progress", "phase": "compile" | "cpu" | "gpu", "fraction": 0..1 or -1}
 //   answer:   {"id": N, "type": <the request's>, "body": {...}, "blobs": [{"name": ..., "size": bytes}]}
 //             or {"id": N, "type": ..., "error": "why the worker could not handle it"}
+//   hello:    {"type": "hello", "body": {"host", "pid", "worker"}}: the first frame a remote worker
+//             (kplay-worker --stdio) sends, before any request
+// Over a stream (a remote worker) blobs travel inline (stream_frames.hpp); a remote answer can carry
+// "failure": {"kind", "message"} when the host's supervisor lost its worker (a crash, the watchdog),
+// and a request carries "limits" (the watchdog's timeouts) and "files"/"image" (remote_bundle.hpp).
 // Blobs travel as memfd descriptors attached to the answer's frame (frames.hpp), in the list's order.
 #pragma once
 
@@ -22,7 +27,7 @@
 
 namespace kplay {
 
-enum class MessageKind { run, compile, devices, stats, ping, progress };
+enum class MessageKind { run, compile, devices, stats, ping, progress, hello };
 const char* message_kind_name(MessageKind kind);
 std::optional<MessageKind> parse_message_kind(std::string_view text);
 
@@ -36,6 +41,8 @@ inline constexpr const char* phase = "phase";
 inline constexpr const char* fraction = "fraction";
 inline constexpr const char* name = "name";
 inline constexpr const char* size = "size";
+inline constexpr const char* failure = "failure";
+inline constexpr const char* limits = "limits";
 }  // namespace protocol_field
 
 nlohmann::json request_message(MessageKind kind, uint64_t id, nlohmann::json body);
