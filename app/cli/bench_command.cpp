@@ -10,6 +10,7 @@
 #include "spec/task_sizes.hpp"
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "remote_options.hpp"
 #include "option_parsing.hpp"
 
 namespace kplay::cli {
@@ -24,6 +25,7 @@ struct BenchOptionsCli {
     bool json = false, no_flush = false, no_cublas = false;
     double timeout = 30;
     std::string device;
+    RemoteOptions remote;
 };
 
 struct Row {
@@ -63,8 +65,9 @@ std::function<int()> add_bench_command(CLI::App& app) {
     command->add_flag("--no-cublas", o->no_cublas, "Leave out the cuBLAS rows");
     command->add_flag("--json", o->json, "Print JSON (schema in docs/CLI.md)");
     command->add_option("--device", o->device, "Device ordinal, or cpu for the emulated CPU device (the default without a GPU)");
+    add_remote_options(command, o->remote);
     return [o]() -> int {
-        WorkerOptions options;
+        WorkerOptions options = worker_options(o->remote);
         options.run_timeout_s = o->timeout;
         WorkerClient client(options);
         // Without a GPU (and no ordinal asked for) the kernels run on the emulated CPU device, at sizes a

@@ -14,5 +14,6 @@ std::function<int()> add_run_command(CLI::App& app);
 std::function<int()> add_bench_command(CLI::App& app);
 std::function<int()> add_inspect_command(CLI::App& app);
 std::function<int()> add_sweep_command(CLI::App& app);
+std::function<int()> add_remote_install_command(CLI::App& app);
 
 }  // namespace kplay::cli

@@ -7,6 +7,7 @@
 #include "client/run_report.hpp"
 #include "client/run_request.hpp"
 #include "exit_codes.hpp"
+#include "remote_options.hpp"
 #include "option_parsing.hpp"
 #include "client/report_json.hpp"
 #include "client/worker_client.hpp"
@@ -18,6 +19,7 @@ struct CompileOptionsCli {
     std::string file, arch, ptx_out;
     std::vector<std::string> defines;
     bool json = false;
+    RemoteOptions remote;
 };
 }  // namespace
 
@@ -29,13 +31,14 @@ std::function<int()> add_compile_command(CLI::App& app) {
     command->add_option("--ptx", options->ptx_out, "Write PTX to this file");
     command->add_option("-D,--define", options->defines, "Preprocessor define NAME=VALUE (repeatable)");
     command->add_flag("--json", options->json, "Print JSON (schema in docs/CLI.md)");
+    add_remote_options(command, options->remote);
     return [options] {
         CompileFileRequest request;
         request.path = options->file;
         request.arch = options->arch;
         request.want_ptx = !options->ptx_out.empty();
         for (const auto& define : options->defines) request.defines.push_back(parse_assignment(define, "-D"));
-        WorkerClient client;
+        WorkerClient client(worker_options(options->remote));
         const WorkerResult answer = client.wait(client.submit_compile(request));
         const CompileFileResult& result = answer.compile;
         if (!answer.ok()) {

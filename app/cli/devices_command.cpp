@@ -6,15 +6,18 @@
 #include "client/worker_client.hpp"
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "remote_options.hpp"
 
 namespace kplay::cli {
 
 std::function<int()> add_devices_command(CLI::App& app) {
     auto* command = app.add_subcommand("devices", "List CUDA devices and their limits");
     auto json = std::make_shared<bool>(false);
+    auto remote = std::make_shared<RemoteOptions>();
     command->add_flag("--json", *json, "Print JSON (schema in docs/CLI.md)");
-    return [json] {
-        WorkerClient client;
+    add_remote_options(command, *remote);
+    return [json, remote] {
+        WorkerClient client(worker_options(*remote));
         const WorkerResult answer = client.wait(client.submit_devices());
         if (!answer.ok()) {
             std::cerr << "kplay-cli: " << answer.failure_message << "\n";

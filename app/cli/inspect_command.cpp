@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "diagnostic_printer.hpp"
 #include "exit_codes.hpp"
+#include "remote_options.hpp"
 #include "inspect/kernel_inspection.hpp"
 #include "option_parsing.hpp"
 #include "spec/source_scan.hpp"
@@ -23,6 +24,7 @@ struct InspectOptionsCli {
     std::string file, arch, block;
     std::vector<std::string> defines;
     bool ptx = false, sass = false, resources = false, json = false;
+    RemoteOptions remote;
 };
 
 nlohmann::json listing_json(const Listing& listing) {
@@ -90,6 +92,7 @@ std::function<int()> add_inspect_command(CLI::App& app) {
     command->add_flag("--sass", options->sass, "Print the kernel's SASS (nvdisasm), each line with its source line");
     command->add_flag("--resources", options->resources, "Print only the resources and occupancy");
     command->add_flag("--json", options->json, "Print JSON (schema in docs/CLI.md)");
+    add_remote_options(command, options->remote);
     return [options] {
         CompileFileRequest request;
         request.path = options->file;
@@ -102,7 +105,7 @@ std::function<int()> add_inspect_command(CLI::App& app) {
             for (const int64_t dimension : parse_dims(options->block, "--block")) threads *= dimension;
             block_threads = static_cast<int>(std::min<int64_t>(threads, 1 << 30));
         }
-        WorkerClient client;
+        WorkerClient client(worker_options(options->remote));
         const WorkerResult answer = client.wait(client.submit_compile(request));
         if (!answer.ok()) {
             std::cerr << "kplay-cli: " << answer.failure_message << "\n";

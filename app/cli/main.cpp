@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   kplay-cli bench kernels_src/matmul/*.cu --size 4096
   kplay-cli inspect kernels_src/matmul/08_warp_tiling.cu --sass
   kplay-cli sweep kernels_src/grayscale/01_seed_1d.cu --param "block_x=32..1024 step *2"
+  kplay-cli remote-install gpu-box && kplay-cli run kernels_src/grayscale/01_seed_1d.cu --remote gpu-box
 
 Exit codes: 0 ok, 1 compile error, 2 usage error, 3 input error (file, annotation, image, launch
 configuration), 4 no CUDA driver/device, 5 CUDA error at run time, 6 output does not match the reference.)");
@@ -28,6 +29,7 @@ configuration), 4 no CUDA driver/device, 5 CUDA error at run time, 6 output does
     auto bench = kplay::cli::add_bench_command(app);
     auto inspect = kplay::cli::add_inspect_command(app);
     auto sweep = kplay::cli::add_sweep_command(app);
+    auto remote_install = kplay::cli::add_remote_install_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
@@ -41,6 +43,7 @@ configuration), 4 no CUDA driver/device, 5 CUDA error at run time, 6 output does
         if (app.got_subcommand("bench")) return bench();
         if (app.got_subcommand("inspect")) return inspect();
         if (app.got_subcommand("sweep")) return sweep();
+        if (app.got_subcommand("remote-install")) return remote_install();
     } catch (const std::exception& error) {
         std::cerr << "kplay-cli: " << error.what() << "\n";
         return kplay::cli::kInputError;

@@ -15,6 +15,7 @@
 #include "commands.hpp"
 #include "diagnostic_printer.hpp"
 #include "exit_codes.hpp"
+#include "remote_options.hpp"
 #include "option_parsing.hpp"
 #include "inspect/fault_finder.hpp"
 #include "inspect/profiler.hpp"
@@ -39,6 +40,7 @@ struct RunOptionsCli {
     bool find_fault = false, profile = false;
     std::vector<std::string> sections;
     double timeout = 5;
+    RemoteOptions remote;
 };
 
 // kplay-cli's own path, for the finders and the profiler that run it again in a process of its own.
@@ -113,7 +115,8 @@ std::string human_bytes(double bytes) {
 }
 
 bool loaded(const RunReport& r) {
-    return r.stage != Stage::source && r.stage != Stage::spec && r.stage != Stage::compile && r.stage != Stage::device;
+    return r.stage != Stage::source && r.stage != Stage::spec && r.stage != Stage::compile && r.stage != Stage::device &&
+           r.stage != Stage::worker;  // a worker that died or was stopped sent no report of its own
 }
 
 void print_setup(const RunReport& r) {
@@ -267,6 +270,7 @@ std::function<int()> add_run_command(CLI::App& app) {
     command->add_flag("--no-l2-flush", o->no_flush, "Do not flush L2 between timed runs");
     command->add_option("--out", o->out, "Write the output as PNG: an image output, or a matrix output's |C-R| map");
     command->add_flag("--json", o->json, "Print JSON (schema in docs/CLI.md)");
+    add_remote_options(command, o->remote);
     command->add_option("--timeout", o->timeout, "Stop the kernel after this many seconds (default 5; emulated: 10)")->check(CLI::PositiveNumber);
     command->add_flag("--find-fault", o->find_fault,
                       "After a GPU fault: run the same launch on the emulated device, and under compute-sanitizer where it is "
@@ -311,7 +315,7 @@ std::function<int()> add_run_command(CLI::App& app) {
             Engine engine(default_engine_config());
             report = engine.run(request);
         } else {
-            WorkerOptions options;
+            WorkerOptions options = worker_options(o->remote);
             options.run_timeout_s = o->timeout;
             options.thorough = o->thorough;  // a worker with the sanitizer runtimes preloaded
             WorkerClient client(options);

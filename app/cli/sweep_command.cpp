@@ -18,6 +18,7 @@
 #include "sweep/sweep_table.hpp"
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "remote_options.hpp"
 #include "option_parsing.hpp"
 
 namespace kplay::cli {
@@ -32,6 +33,7 @@ struct SweepOptionsCli {
     int warmup = 3, repeat = 20, confirm_top = 3, confirm_rounds = 3;
     double timeout = 10;
     bool json = false, apply = false, no_cache = false, no_flush = false;
+    RemoteOptions remote;
 };
 
 std::atomic<bool> interrupted{false};
@@ -147,6 +149,7 @@ std::function<int()> add_sweep_command(CLI::App& app) {
     command->add_flag("--no-cache", o->no_cache, "Measure every point again instead of taking earlier sweeps' results");
     command->add_flag("--apply", o->apply, "Write the best point into the file's kplay annotation (keeps FILE.orig once)");
     command->add_flag("--json", o->json, "Print JSON (schema in docs/CLI.md)");
+    add_remote_options(command, o->remote);
     return [o]() -> int {
         const std::string source = read_source_file(o->file);
         SweepOptions options;
@@ -156,7 +159,7 @@ std::function<int()> add_sweep_command(CLI::App& app) {
         options.confirm_top = o->confirm_top;
         options.confirm_rounds = o->confirm_rounds;
         options.use_cache = !o->no_cache;
-        WorkerOptions worker;
+        WorkerOptions worker = worker_options(o->remote);
         worker.run_timeout_s = o->timeout;
         // The worker that answers the device query runs the sweep too: one start, not two.
         auto client = std::make_unique<WorkerClient>(worker);

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "base/install_paths.hpp"
+#include "remote/remote_target.hpp"
 #include "panels.hpp"
 #include "wrapped_text.hpp"
 #include "font_choice.hpp"
@@ -131,6 +132,10 @@ int main(int argc, char** argv) {
     app.add_option("--image", image, "Grayscale input image (PNG/JPEG); default: the built-in image");
     app.add_option("--size", size, "The task's sizes: one value per size name (1000x999x1001), NAME=VALUE pairs, or one value for all");
     app.add_option("--timeout", timeout, "Stop a kernel after this many seconds")->check(CLI::PositiveNumber);
+    std::string remote, remote_command;
+    auto* remote_option = app.add_option("--remote", remote, "Run kernels on a GPU machine over ssh: [user@]host[:port] (see README, \"A GPU elsewhere\")");
+    app.add_option("--remote-command", remote_command, "Run kernels on a worker reached by this command (its stdin/stdout carry the protocol)")
+        ->excludes(remote_option);
     bool emulated = false, thorough = false;
     app.add_flag("--emulated", emulated, "Run on the emulated CPU device even when there is a GPU");
     app.add_flag("--thorough", thorough, "Run on the emulated CPU device with AddressSanitizer and UBSan");
@@ -194,10 +199,17 @@ int main(int argc, char** argv) {
 
     WorkerOptions options;
     options.run_timeout_s = timeout;
+    try {
+        if (!remote.empty()) options.remote = ssh_target(remote);
+        else if (!remote_command.empty()) options.remote = command_target(remote_command);
+    } catch (const std::exception& error) {
+        std::fprintf(stderr, "kplay: %s\n", error.what());
+        return 2;
+    }
     KernelSession session(options);
     ImageViews views;
     views.load_shaders();
-    WorkerOptions sweep_options;
+    WorkerOptions sweep_options = options;  // the same machine, local or remote
     sweep_options.run_timeout_s = timeout;
     SweepSession sweeps(sweep_options);  // a worker of its own, so the live runs never wait behind a sweep
     AppState state{session, views, sweeps};

@@ -134,6 +134,12 @@ void write_state_dump(const AppState& state, const std::filesystem::path& path) 
     }
     dump["right_tab"] = state.right_tab == 1 ? "inside" : state.right_tab == 2 ? "sweep" : "output";
     dump["sweep"] = sweep_dump(state);
+    if (state.session.client().remote()) {
+        const RemoteStatus& link = state.session.client().remote_status();
+        dump["remote"] = {{"label", link.label},         {"connected", link.connected}, {"connections", link.connections},
+                          {"connect_ms", link.connect_ms}, {"link_ms", link.link_ms},   {"bytes_sent", link.bytes_sent},
+                          {"bytes_received", link.bytes_received}};
+    }
     dump["inside"] = inside_dump(state);
     if (session.last()) dump["last"] = to_json(*session.last());
     if (session.shown()) {

@@ -52,6 +52,18 @@ void draw_status_bar(AppState& state) {
         ImGui::SameLine();
         ImGui::TextColored(kAmber, "%s", session.notice().c_str());
     }
+    if (state.session.client().remote()) {
+        // Where the kernels run, and what the link adds to each run.
+        const RemoteStatus& link = state.session.client().remote_status();
+        ImGui::SameLine();
+        if (link.connected && link.link_ms >= 0)
+            ImGui::TextColored(kGray, "  on %s, round trip %.1f ms", link.label.c_str(), link.link_ms);
+        else if (link.connected)
+            ImGui::TextColored(kGray, "  on %s (connected in %.0f ms)", link.label.c_str(), link.connect_ms);
+        else
+            ImGui::TextColored(link.connections > 0 ? kAmber : kGray, "  on %s: %s", link.label.c_str(),
+                               link.connections > 0 ? "not connected (the next run reconnects)" : "connecting...");
+    }
     if (!state.status_message.empty() && ImGui::GetTime() < state.status_until) {
         ImGui::SameLine();
         ImGui::TextColored(kGray, "  %s", state.status_message.c_str());
