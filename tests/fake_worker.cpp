@@ -26,6 +26,8 @@
 //   tag NAME          the report's kernel is NAME, so a test can tell which save a result came from
 //   registers N       the inspect compile's ptxas report says N registers (default 32)
 // --log FILE appends every request it receives to FILE, one JSON line each: {"thorough", "message"}.
+// --stdio-version N plays a remote worker of another protocol version: a stream frame header with
+// version N on stdout, then it waits for stdin to close.
 #include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
@@ -278,6 +280,18 @@ int main(int argc, char** argv) {
         else if (arg == "--thorough") options.thorough = true;
         else if (arg == "--devices-delay-ms" && i + 1 < argc) options.devices_delay_ms = std::atoi(argv[++i]);
         else if (arg == "--log" && i + 1 < argc) options.log = argv[++i];
+        else if (arg == "--stdio-version" && i + 1 < argc) {
+            FrameHeader header;
+            header.version = static_cast<uint16_t>(std::atoi(argv[++i]));
+            header.reserved = 1;  // the stream flag
+            header.payload_bytes = 2;
+            (void)!write(1, &header, sizeof header);
+            (void)!write(1, "{}", 2);
+            char sink[256];
+            while (read(0, sink, sizeof sink) > 0) {
+            }
+            return 0;
+        }
     }
     const bool misbehave = always || (!marker.empty() && !std::filesystem::exists(marker));
     if (misbehave && !marker.empty()) std::ofstream(marker) << "done";
