@@ -683,3 +683,38 @@ TEST(GuiWindow, ASweepOverTwoParametersIsAHeatmap) {
     const Screenshot pixels = load_screenshot(shot);
     EXPECT_GT(pixels.count(sweep["plot"]["rect"], 5, 100, 255, 255, 255), 100);  // the winner's white frame
 }
+
+// The window with its kernels run elsewhere: over ssh to the test sshd when there is one (CI starts
+// it), else through --remote-command. The result shown came over the link, and the status says where.
+TEST(GuiWindow, RunsItsKernelsOnARemoteWorkerAndSaysWhere) {
+    if (const std::string why = why_no_display(); !why.empty()) GTEST_SKIP() << why;
+    kplay::test::TempDir dir;
+    const fs::path shot = dir.path() / "remote.png";
+    const char* host = std::getenv("KPLAY_TEST_SSH_HOST");
+    const char* config = std::getenv("KPLAY_TEST_SSH_CONFIG");
+    const bool ssh = host && *host && config && *config;
+    if (!ssh && std::getenv("KPLAY_REQUIRE_SSH_TESTS")) FAIL() << "no test sshd (scripts/test-sshd)";
+    if (ssh) {
+        setenv("KPLAY_SSH_COMMAND", (std::string("ssh -F ") + config).c_str(), 1);
+        setenv("KPLAY_REMOTE_WORKER", kplay::test::worker_path().c_str(), 1);
+    }
+    const std::vector<std::string> where =
+        ssh ? std::vector<std::string>{"--remote", host} : std::vector<std::string>{"--remote-command", kplay::test::worker_path().string() + " --stdio"};
+    std::vector<std::string> args = {"--screenshot", shot.string(), "--frames", "5"};
+    args.insert(args.end(), where.begin(), where.end());
+    Window window(dir, args);
+    EXPECT_EQ(window.wait_exit(), 0);
+    unsetenv("KPLAY_SSH_COMMAND");
+    unsetenv("KPLAY_REMOTE_WORKER");
+    const json state = window.state();
+    ASSERT_TRUE(state.contains("remote")) << state.dump().substr(0, 2000);
+    EXPECT_TRUE(state["remote"].value("connected", false));
+    EXPECT_EQ(state["remote"].value("label", ""), ssh ? std::string(host) : kplay::test::worker_path().filename().string());
+    EXPECT_GE(state["remote"].value("link_ms", -1.0), 0);
+    EXPECT_GT(state["remote"].value("bytes_received", 0), 1000);
+    EXPECT_GE(state.value("results_received", 0), 1);
+    EXPECT_TRUE(state.value("has_output", false));
+    EXPECT_TRUE(state["last"].value("emulated", false));
+    EXPECT_TRUE(state["shown"].value("passed", false));
+    EXPECT_TRUE(fs::exists(shot));
+}

@@ -246,13 +246,16 @@ int main(int argc, char** argv) {
     else if (!diff_against.empty()) state.inside.diff_against = std::max(0, std::atoi(diff_against.c_str()));
     if (!size.empty() && !session.set_size_text(size)) std::fprintf(stderr, "kplay: --size %s: %s\n", size.c_str(), session.notice().c_str());
 
-    // Wakes the loop as soon as a save arrives (inotify), so an idle window reacts without polling.
+    // Wakes the loop as soon as a save arrives (inotify) or the worker answers (its socket; a remote
+    // worker's answer arrives in pieces and must be read promptly), so an idle window reacts without
+    // polling. The UI thread publishes the worker's descriptor, which changes when it restarts.
     std::atomic<bool> running{true};
+    std::atomic<int> worker_fd{-1};
     std::thread waker([&] {
         const int fd = session.watcher_descriptor();
         while (running) {
-            pollfd watch{fd, POLLIN, 0};
-            if (::poll(&watch, 1, 100) > 0) {
+            pollfd watch[2] = {{fd, POLLIN, 0}, {worker_fd.load(), POLLIN, 0}};
+            if (::poll(watch, 2, 100) > 0) {
                 glfwPostEmptyEvent();
                 std::this_thread::sleep_for(std::chrono::milliseconds(3));  // the loop drains it meanwhile
             }
@@ -264,6 +267,7 @@ int main(int argc, char** argv) {
     const auto started = std::chrono::steady_clock::now();
     while (!glfwWindowShouldClose(window) && !state.quit_requested) {
         // Busy: short waits so results show promptly; idle: sleep until input or a save.
+        worker_fd = session.client().wait_fd();
         glfwWaitEventsTimeout(session.busy() || sweeps.running() ? 0.002 : 0.1);
         const auto frame_start = std::chrono::steady_clock::now();
         sweeps.update();

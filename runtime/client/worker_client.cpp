@@ -476,6 +476,7 @@ std::optional<WorkerResult> WorkerClient::advance() {
         }
     }
 
+    const auto drain_until = Clock::now() + std::chrono::milliseconds(6);
     try {
         for (;;) {
             if (auto frame = next_frame()) {
@@ -512,7 +513,16 @@ std::optional<WorkerResult> WorkerClient::advance() {
                 return result;
             }
             const FrameReader::Status status = read_more();
-            if (status == FrameReader::Status::need_more) break;
+            if (status == FrameReader::Status::need_more) {
+                // A stream holds only a socket buffer's worth (about 200 KiB) until it is read: an answer of
+                // some MiB read once per window frame would take dozens of frames. While one is arriving,
+                // keep reading for a few milliseconds (the caller's frame budget allows that).
+                if (remote() && stream_reader_.has_partial_data() && Clock::now() < drain_until) {
+                    pollfd watch{socket_.get(), POLLIN, 0};
+                    if (::poll(&watch, 1, 1) > 0) continue;
+                }
+                break;
+            }
             if (status == FrameReader::Status::closed && remote()) return fail_connection(awaiting_hello_);
             if (status == FrameReader::Status::closed) {
                 const std::string how = reap_description();
