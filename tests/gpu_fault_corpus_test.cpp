@@ -8,6 +8,7 @@
 
 #include "test_support.hpp"
 #include "client/worker_client.hpp"
+#include "remote/remote_target.hpp"
 
 using namespace kplay;
 
@@ -26,13 +27,9 @@ RunRequest small_run(const std::filesystem::path& file) {
     return request;
 }
 
-}  // namespace
-
-TEST(GpuFaultCorpus, EveryFaultIsSurvivedAndTheNextRunIsCorrect) {
-    if (const std::string why = test::why_no_gpu(); !why.empty()) GTEST_SKIP() << why;
-    WorkerOptions options;
-    options.worker_path = test::worker_path();
-    options.run_timeout_s = 5;
+// The corpus through one client: a local worker, or a remote one (the host's supervisor survives each
+// fault, so the connection does too).
+void run_fault_corpus(const WorkerOptions& options) {
     WorkerClient client(options);
     const auto good = test::kernels_dir() / "grayscale/01_seed_1d.cu";
     ASSERT_TRUE(client.wait(client.submit_run(small_run(good))).run.passed());  // warm: context and cache
@@ -70,7 +67,29 @@ TEST(GpuFaultCorpus, EveryFaultIsSurvivedAndTheNextRunIsCorrect) {
             EXPECT_LT(recovery_ms, 2000) << "goal: recovery within 2 s";
         }
     }
+    if (client.remote()) {
+        std::printf("one connection throughout: %d made\n", client.remote_status().connections);
+        EXPECT_EQ(client.remote_status().connections, 1);
+    }
     std::fflush(stdout);
+}
+
+}  // namespace
+
+TEST(GpuFaultCorpus, EveryFaultIsSurvivedAndTheNextRunIsCorrect) {
+    if (const std::string why = test::why_no_gpu(); !why.empty()) GTEST_SKIP() << why;
+    WorkerOptions options;
+    options.worker_path = test::worker_path();
+    options.run_timeout_s = 5;
+    run_fault_corpus(options);
+}
+
+TEST(GpuFaultCorpus, EveryFaultIsSurvivedOverARemoteLink) {
+    if (const std::string why = test::why_no_gpu(); !why.empty()) GTEST_SKIP() << why;
+    WorkerOptions options;
+    options.remote = command_target("'" + test::worker_path().string() + "' --stdio");
+    options.run_timeout_s = 5;
+    run_fault_corpus(options);
 }
 
 TEST(GpuFaultCorpus, TwoHundredCompileRunCyclesDoNotLeak) {
