@@ -105,6 +105,19 @@ RunRequest fault_run(const std::string& name) {
     return request;
 }
 
+// Submits the endless loop (the emulator's own limit far off) and returns once it spins on the host;
+// 0 when it never got there.
+uint64_t start_spinning(WorkerClient& client) {
+    RunRequest request = fault_run("04_endless_loop.cu");
+    request.emulation_timeout_s = 120;
+    const uint64_t id = client.submit_run(request);
+    const bool spinning = eventually([&] {
+        (void)client.poll();
+        return client.phase() == Phase::gpu;
+    }, 30);
+    return spinning ? id : 0;
+}
+
 void expect_good_run(WorkerClient& client) {
     const WorkerResult result = client.wait(client.submit_run(seed_run()));
     ASSERT_TRUE(result.ok()) << result.failure_message;
@@ -244,14 +257,9 @@ TEST(RemoteWorker, AWorkerCrashOnTheHostIsSurvived) {
     options.run_timeout_s = 60;
     WorkerClient client(options);
     expect_good_run(client);
-    RunRequest request = fault_run("04_endless_loop.cu");
-    request.emulation_timeout_s = 120;
-    const uint64_t id = client.submit_run(request);
     // Once the kernel spins, the host's worker dies under it.
-    ASSERT_TRUE(eventually([&] {
-        (void)client.poll();
-        return client.phase() == Phase::gpu;
-    }, 30));
+    const uint64_t id = start_spinning(client);
+    ASSERT_NE(id, 0u);
     const std::vector<pid_t> inner = inner_workers_of(worker.path);
     ASSERT_EQ(inner.size(), 1u);
     kill(inner[0], SIGKILL);
@@ -269,13 +277,8 @@ TEST(RemoteWorker, AKilledConnectionIsReportedAndTheNextRunReconnects) {
     {
         WorkerClient client(options);
         expect_good_run(client);
-        RunRequest request = fault_run("04_endless_loop.cu");
-        request.emulation_timeout_s = 120;
-        const uint64_t id = client.submit_run(request);
-        ASSERT_TRUE(eventually([&] {
-            (void)client.poll();
-            return client.phase() == Phase::gpu;
-        }, 30));
+        const uint64_t id = start_spinning(client);
+        ASSERT_NE(id, 0u);
         kill(client.worker_pid(), SIGKILL);  // the local end of the link: ssh, here the command
         const WorkerResult result = client.wait(id);
         EXPECT_EQ(result.failure, WorkerFailure::disconnected);
@@ -348,13 +351,8 @@ TEST(RemoteWorkerSsh, RunsOverSshAndAKilledConnectionLeavesNothingOnTheHost) {
     expect_good_run(client);
     EXPECT_TRUE(client.remote_status().connected);
     EXPECT_EQ(client.remote_status().label, "kplay-test");
-    RunRequest request = fault_run("04_endless_loop.cu");
-    request.emulation_timeout_s = 120;
-    const uint64_t id = client.submit_run(request);
-    ASSERT_TRUE(eventually([&] {
-        (void)client.poll();
-        return client.phase() == Phase::gpu;
-    }, 30));
+    const uint64_t id = start_spinning(client);
+    ASSERT_NE(id, 0u);
     kill(client.worker_pid(), SIGKILL);  // the ssh client, as a dropped link would end it
     const WorkerResult result = client.wait(id);
     EXPECT_EQ(result.failure, WorkerFailure::disconnected);
