@@ -329,3 +329,33 @@ TEST(CliSweep, CtrlCCancelsAtOncePrintsWhatFinishedAndExits130) {
     const std::string output = kplay::test::read_file(out);
     EXPECT_NE(output.find("cancelled: the points above are those finished before"), std::string::npos) << output;
 }
+
+// kplay-cli with a worker elsewhere: the same run through --remote-command, and an unreachable ssh host
+// or a bad combination as a clear message with its exit code.
+TEST(CliRemote, RunsThroughARemoteCommandAndNamesWhatFails) {
+    kplay::test::TempDir cache;
+    const std::string worker = "'" + kplay::test::worker_path().string() + " --stdio'";
+    const Result ran = run_cli("run " + kernel("grayscale/01_seed_1d.cu") + " --size 64x48 --remote-command " + worker + " --json", cache);
+    EXPECT_EQ(ran.code, 0) << ran.output;
+    const auto json_start = ran.output.find('{');
+    ASSERT_NE(json_start, std::string::npos) << ran.output;
+    const nlohmann::json report = nlohmann::json::parse(ran.output.substr(json_start));
+    EXPECT_TRUE(report["check"].value("passed", false)) << ran.output;
+    EXPECT_EQ(report.value("file", ""), kernel("grayscale/01_seed_1d.cu"));
+
+    const Result devices = run_cli("devices --remote-command " + worker, cache);
+    EXPECT_EQ(devices.code, 4) << devices.output;  // as locally: no CUDA device there, the emulated one listed
+    EXPECT_NE(devices.output.find("[cpu] Emulated CPU"), std::string::npos) << devices.output;
+
+    // A host that does not exist, with ssh's own message and the command to try.
+    const Result unreachable = run_cli("run " + kernel("grayscale/01_seed_1d.cu") + " --remote no-such-host.invalid", cache);
+    EXPECT_NE(unreachable.code, 0);
+    EXPECT_NE(unreachable.output.find("no-such-host.invalid"), std::string::npos) << unreachable.output;
+    EXPECT_NE(unreachable.output.find("Try it in a terminal: ssh no-such-host.invalid"), std::string::npos) << unreachable.output;
+
+    const Result both = run_cli("run " + kernel("grayscale/01_seed_1d.cu") + " --remote a --remote-command b", cache);
+    EXPECT_EQ(both.code, 2) << both.output;
+    const Result in_process = run_cli("run " + kernel("grayscale/01_seed_1d.cu") + " --in-process --remote-command " + worker, cache);
+    EXPECT_EQ(in_process.code, 2) << in_process.output;
+    EXPECT_NE(in_process.output.find("cannot be combined with --remote"), std::string::npos) << in_process.output;
+}

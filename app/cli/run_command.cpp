@@ -281,6 +281,10 @@ std::function<int()> add_run_command(CLI::App& app) {
     command->add_flag("--in-process", o->in_process,
                       "Run the engine in this process instead of kplay-worker (for compute-sanitizer and debuggers)");
     return [o, command] {
+        if (o->in_process && (!o->remote.remote.empty() || !o->remote.command.empty())) {
+            std::cerr << "kplay-cli: --in-process runs the engine in this process; it cannot be combined with --remote or --remote-command\n";
+            return static_cast<int>(kUsageError);
+        }
         RunRequest request;
         request.kernel_path = o->file;
         request.inputs.image_path = o->image;

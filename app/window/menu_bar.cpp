@@ -85,9 +85,12 @@ void draw_menu_bar(AppState& state, const std::vector<KeyPress>& presses) {
         const DeviceQuery& devices = state.session.devices();
         if (devices.devices.empty())
             ImGui::TextDisabled("%s", state.session.devices_known() ? devices.problem().c_str() : "asking the worker...");
+        // With --remote every device is the host's: each says so.
+        const std::string host = state.session.client().remote() ? state.session.client().remote_status().label + ": " : "";
+        if (!host.empty()) ImGui::TextDisabled("on %s over ssh (or --remote-command)", state.session.client().remote_status().label.c_str());
         for (const auto& device : devices.devices) {
-            char label[256];
-            std::snprintf(label, sizeof label, "[%d] %s  sm_%d%d  %d SMs  %.0f GiB", device.ordinal, device.name.c_str(),
+            char label[320];
+            std::snprintf(label, sizeof label, "%s[%d] %s  sm_%d%d  %d SMs  %.0f GiB", host.c_str(), device.ordinal, device.name.c_str(),
                           device.cc_major, device.cc_minor, device.sm_count, device.total_memory / 1073741824.0);
             if (ImGui::MenuItem(label, nullptr, !state.session.emulating() && state.session.inputs.device == device.ordinal)) {
                 state.session.inputs.device = device.ordinal;
@@ -96,7 +99,7 @@ void draw_menu_bar(AppState& state, const std::vector<KeyPress>& presses) {
         }
         // The emulated CPU device: always there; the only choice without a GPU.
         KernelSession& session = state.session;
-        if (ImGui::MenuItem("Emulated CPU (threads as fibers; bounds-checked, printf)", nullptr, session.emulating())) {
+        if (ImGui::MenuItem((host + "Emulated CPU (threads as fibers; bounds-checked, printf)").c_str(), nullptr, session.emulating())) {
             session.inputs.device = kEmulatedDevice;
             session.apply_settings();
         }

@@ -1,6 +1,7 @@
-// libFuzzer target: the worker protocol's frame decoder (client/frames.hpp FrameReader, fed through a
-// socket as the worker and its client read) and the JSON codec (client/codec.hpp). Input that starts
-// with the frame magic "KPW1" is a byte stream of frames; anything else is one JSON document, decoded
+// libFuzzer target: the worker protocol's frame decoders (client/frames.hpp FrameReader, fed through a
+// socket as the worker and its client read, and client/stream_frames.hpp StreamFrameReader, as a remote
+// worker's stream is read, inline zstd blobs included) and the JSON codec (client/codec.hpp). Input that
+// starts with the frame magic "KPW1" is a byte stream of frames for both; anything else is one JSON document, decoded
 // as each message body the codec knows. ProtocolError and nlohmann::json exceptions are the documented
 // failures; a decoded value is encoded again, as the worker would send it.
 //
@@ -22,6 +23,7 @@
 #include "client/codec.hpp"
 #include "client/frames.hpp"
 #include "client/protocol.hpp"
+#include "client/stream_frames.hpp"
 #include "compile/nvrtc_log.hpp"
 #include "spec/kernel_spec.hpp"
 
@@ -67,6 +69,45 @@ void decode_frames(const uint8_t* data, size_t size) {
     }
 }
 
+// The same bytes as a remote worker's stream: the blobs are inline, so they are decoded (and checked
+// against their announced sizes) here too.
+void decode_stream_frames(const uint8_t* data, size_t size) {
+    int sockets[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sockets) != 0) __builtin_trap();
+    const kplay::UniqueFd reader_end(sockets[0]), writer_end(sockets[1]);
+    if (size > 0 && write(writer_end.get(), data, size) != static_cast<ssize_t>(size)) __builtin_trap();
+    shutdown(writer_end.get(), SHUT_WR);
+    kplay::StreamFrameReader reader;
+    try {
+        for (;;) {
+            const auto status = reader.read_from(reader_end.get());
+            while (auto frame = reader.next()) {
+                (void)kplay::message_kind(frame->message);
+                for (const auto& fd : frame->fds) (void)fd.get();
+            }
+            if (status == kplay::StreamFrameReader::Status::closed) break;
+        }
+    } catch (const kplay::ProtocolError&) {
+    } catch (const nlohmann::json::exception&) {
+    }
+}
+
+// What send_stream_frame puts on a stream: one message with a compressible and a random blob.
+std::string stream_frame_bytes(const nlohmann::json& message) {
+    int sockets[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sockets) != 0) std::abort();
+    const kplay::UniqueFd reader_end(sockets[0]), writer_end(sockets[1]);
+    std::string zeros(6000, '\0'), noise(300, '\0');
+    for (size_t i = 0; i < noise.size(); ++i) noise[i] = static_cast<char>((i * 2654435761u) >> 13);
+    const kplay::UniqueFd a = kplay::SharedBlob::create(zeros.data(), zeros.size(), "seed");
+    const kplay::UniqueFd b = kplay::SharedBlob::create(noise.data(), noise.size(), "seed");
+    kplay::send_stream_frame(writer_end.get(), message, {a.get(), b.get()});
+    shutdown(writer_end.get(), SHUT_WR);
+    std::string bytes;
+    char chunk[4096];
+    for (ssize_t n; (n = read(reader_end.get(), chunk, sizeof chunk)) > 0;) bytes.append(chunk, static_cast<size_t>(n));
+    return bytes;
+}
 
 // What send_frame puts on the wire for each message, back to back.
 std::string frame_bytes(const std::vector<nlohmann::json>& messages) {
@@ -164,6 +205,8 @@ void write_seeds(const std::string& dir) {
     write_seed(dir, "frame_progress_answer.bin",
                frame_bytes({kplay::progress_message(1, kplay::Phase::compile, 0.5), kplay::progress_message(1, kplay::Phase::gpu),
                             answer}));
+    write_seed(dir, "stream_frame_answer.bin", stream_frame_bytes({{"id", 4}, {"type", "run"}, {"body", nlohmann::json::object()},
+                                                                 {"blobs", {{{"name", "view.output"}, {"size", 6000}}, {{"name", "view.map"}, {"size", 300}}}}}));
     write_seed(dir, "frame_compile_ping_error.bin",
                frame_bytes({kplay::request_message(MessageKind::compile, 2, compile_request),
                             kplay::request_message(MessageKind::ping, 3, nlohmann::json::object()),
@@ -183,6 +226,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size >= 4 && std::memcmp(data, "KPW1", 4) == 0) {
         decode_frames(data, size);
+        decode_stream_frames(data, size);
         return 0;
     }
     nlohmann::json document;
