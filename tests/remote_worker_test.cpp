@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <algorithm>
 #include <fstream>
@@ -398,6 +399,8 @@ TEST(RemoteWorkerSsh, AHundredRunsDoNotGrowTheRemoteProcesses) {
         ASSERT_TRUE(result.ok() && result.run.check.passed) << i << ": " << result.failure_message << result.run.error;
     }
     const WorkerStats after = stats();
+    std::printf("over 100 runs: worker RSS %.1f -> %.1f MiB, supervisor RSS %.1f -> %.1f MiB\n", before.rss_bytes / 1048576.0,
+                after.rss_bytes / 1048576.0, before.supervisor_rss_bytes / 1048576.0, after.supervisor_rss_bytes / 1048576.0);
     ASSERT_GT(before.supervisor_rss_bytes, 0);
     EXPECT_LT(after.rss_bytes - before.rss_bytes, 16 << 20) << before.rss_bytes << " -> " << after.rss_bytes;
     EXPECT_LT(after.supervisor_rss_bytes - before.supervisor_rss_bytes, 8 << 20)
