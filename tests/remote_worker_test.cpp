@@ -18,6 +18,7 @@
 
 #include "client/worker_client.hpp"
 #include "remote/remote_target.hpp"
+#include "session/kernel_session.hpp"
 #include "test_support.hpp"
 
 using namespace kplay;
@@ -406,4 +407,35 @@ TEST(RemoteWorkerSsh, AHundredRunsDoNotGrowTheRemoteProcesses) {
     EXPECT_LT(after.supervisor_rss_bytes - before.supervisor_rss_bytes, 8 << 20)
         << before.supervisor_rss_bytes << " -> " << after.supervisor_rss_bytes;
     EXPECT_EQ(client.remote_status().connections, 1);
+}
+
+// The window's controller with a host that is out of reach at first: the banner says so (not "runs on
+// the emulated device"), and once the host answers, the next run asks for its devices again.
+TEST(RemoteSession, AnUnreachableHostIsSaidSoAndItsDevicesAreAskedForAgain) {
+    WorkerCopy worker;
+    // The first two connections (the device query, then the run) are refused; the host answers from then on.
+    const std::string count = quoted(worker.dir.path() / "connections");
+    WorkerOptions options;
+    options.remote = command_target("n=$(cat " + count + " 2>/dev/null || echo 0); echo $((n + 1)) > " + count + "; if [ $n -ge 2 ]; then exec " +
+                                    quoted(worker.path) + " --stdio; fi; echo 'ssh: connect to host gpu-box port 22: Connection refused' >&2; exit 255");
+    KernelSession session(options);
+    session.open(test::kernels_dir() / "grayscale/01_seed_1d.cu");
+    ASSERT_TRUE(eventually([&] {
+        session.update();
+        return session.results_received() >= 1 && !session.busy();
+    }, 30));
+    EXPECT_NE(session.device_banner().find("Cannot reach the worker on"), std::string::npos) << session.device_banner();
+    ASSERT_TRUE(session.last());
+    EXPECT_NE(session.last()->error.find("Connection refused"), std::string::npos) << session.last()->error;
+
+    session.recompile();
+    ASSERT_TRUE(eventually([&] {
+        session.update();
+        return session.results_received() >= 2 && !session.busy();
+    }, 60));
+    EXPECT_TRUE(session.devices_known());
+    EXPECT_EQ(session.device_banner().find("Cannot reach"), std::string::npos) << session.device_banner();
+    ASSERT_TRUE(session.last());
+    EXPECT_EQ(session.last()->stage, Stage::done) << session.last()->error;
+    EXPECT_TRUE(session.client().remote_status().connected);
 }

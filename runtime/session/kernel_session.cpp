@@ -42,6 +42,8 @@ std::string KernelSession::device_banner() const {
     if (!devices_known_) return "";
     const std::string problem = devices_.problem();
     if (problem.empty()) return "";
+    if (devices_failed_ && client_.remote())
+        return "Cannot reach the worker on " + client_.remote_status().label + " (see Results); the next run tries again.";
     // The reason's headline ("No CUDA driver"); the whole text is in the Device menu.
     const std::string reason = problem.substr(0, problem.find(':'));
     return "No CUDA device (" + reason + "): kernels run on the emulated CPU device; its times say nothing about GPU speed.";
@@ -222,6 +224,15 @@ void KernelSession::submit(bool automatic) {
         deferred_submit_ = automatic;
         return;
     }
+    // The device list could not be had (a remote host out of reach): ask again first, so a run after
+    // the host is back goes to its GPU rather than to the emulated device by default.
+    if (devices_failed_ && !answering_devices_) {
+        devices_failed_ = false;
+        devices_known_ = false;
+        devices_request_ = client_.submit_devices();
+        deferred_submit_ = automatic;
+        return;
+    }
     const RunRequest request = make_request();
     // The key is the source and every setting, but not known_input: that only says which input is on
     // screen, and it changes once the first result is shown, which would make an undo to the first
@@ -278,11 +289,16 @@ void KernelSession::apply_settings() {
 void KernelSession::handle_devices(const WorkerResult& result) {
     devices_ = result.devices;
     devices_known_ = true;
+    devices_failed_ = !result.ok();
     if (!result.ok()) devices_.driver.message = result.failure_message;
     if (deferred_submit_) {
         const bool automatic = *deferred_submit_;
         deferred_submit_.reset();
+        // Not asked again from here: a host that stays out of reach would be asked in a loop. The run
+        // goes now (and says what is wrong); the next one asks again.
+        answering_devices_ = true;
         submit(automatic);
+        answering_devices_ = false;
     }
 }
 

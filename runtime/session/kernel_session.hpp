@@ -199,6 +199,8 @@ private:
     DeviceQuery devices_;
     bool devices_known_ = false;
     uint64_t devices_request_ = 0;
+    bool devices_failed_ = false;  // the last device query got no answer (the worker or its host out of reach)
+    bool answering_devices_ = false;  // submit() called with the device query's answer
     uint64_t in_flight_ = 0;  // the run request whose result we wait for (0: none)
     Clock::time_point in_flight_since_{};
     // What started a run's clock: a save (edit -> result), or opening the file (the first result, the
