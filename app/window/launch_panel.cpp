@@ -32,7 +32,8 @@ void draw_launch_panel(AppState& state) {
     LaunchOverrides& overrides = session.overrides;
     const auto& last = session.last();
     const bool have_launch = last && last->stage != Stage::compile && last->stage != Stage::spec && last->stage != Stage::source &&
-                             last->stage != Stage::device && last->stage != Stage::load && last->stage != Stage::inputs;
+                             last->stage != Stage::device && last->stage != Stage::load && last->stage != Stage::inputs &&
+                             last->stage != Stage::worker;  // a worker that died, was stopped or was out of reach reported no launch
     bool apply = false;
 
     std::array<int64_t, 3> block = overrides.block ? *overrides.block
