@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "base/error.hpp"
+#include "base/process_memory.hpp"
 #include "client/codec.hpp"
 #include "client/frames.hpp"
 #include "client/protocol.hpp"
@@ -33,13 +34,6 @@ extern char** environ;
 namespace {
 
 constexpr int kExitAfterStickyFault = 3;
-
-int64_t resident_bytes() {
-    std::ifstream statm("/proc/self/statm");
-    long long pages_total = 0, pages_resident = 0;
-    statm >> pages_total >> pages_resident;
-    return pages_resident * sysconf(_SC_PAGESIZE);
-}
 
 void answer(int socket, kplay::Engine& engine, const nlohmann::json& request, bool& exit_after) {
     using namespace kplay;
@@ -56,7 +50,7 @@ void answer(int socket, kplay::Engine& engine, const nlohmann::json& request, bo
         case MessageKind::ping: response[protocol_field::body] = {{"pid", getpid()}}; break;
         case MessageKind::devices: response[protocol_field::body] = engine.devices(); break;
         case MessageKind::stats:
-            response[protocol_field::body] = {{"rss_bytes", resident_bytes()}, {"device_used_bytes", engine.device_memory_in_use()}};
+            response[protocol_field::body] = {{"rss_bytes", resident_memory_bytes()}, {"device_used_bytes", engine.device_memory_in_use()}};
             break;
         case MessageKind::compile: {
             const CompileFileResult result = engine.compile_file(request.at(protocol_field::body).get<CompileFileRequest>());

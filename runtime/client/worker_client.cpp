@@ -315,12 +315,7 @@ WorkerResult WorkerClient::fail_connection(bool before_hello) {
     note_failure();
     if (before_hello)
         return fail_in_flight(WorkerFailure::start_failed, connection_failure_message(*options_.remote, how, exit_status, stderr_tail_));
-    std::string said;
-    for (size_t end = stderr_tail_.find_last_not_of("\r\n "), start; end != std::string::npos;) {
-        start = stderr_tail_.rfind('\n', end);
-        said = stderr_tail_.substr(start == std::string::npos ? 0 : start + 1, end - (start == std::string::npos ? 0 : start + 1) + 1);
-        break;
-    }
+    const std::string said = last_message_line(stderr_tail_);
     return fail_in_flight(WorkerFailure::disconnected, "The connection to " + options_.remote->label + " was lost while " +
                                                            in_flight_->description + " (" + how + (said.empty() ? "" : ": " + said) +
                                                            "). The next run reconnects.");

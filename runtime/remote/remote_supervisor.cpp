@@ -9,11 +9,11 @@
 #include <chrono>
 #include <cstdio>
 #include <deque>
-#include <fstream>
 #include <memory>
 
 #include "base/cache_dir.hpp"
 #include "base/error.hpp"
+#include "base/process_memory.hpp"
 #include "client/codec.hpp"
 #include "client/protocol.hpp"
 #include "client/stream_frames.hpp"
@@ -27,13 +27,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr size_t kMaxWaitingRequests = 16;
 constexpr size_t kMaxImageBytes = 256u << 20;
-
-int64_t resident_bytes() {
-    std::ifstream statm("/proc/self/statm");
-    long long pages_total = 0, pages_resident = 0;
-    statm >> pages_total >> pages_resident;
-    return pages_resident * sysconf(_SC_PAGESIZE);
-}
 
 std::string host_name() {
     char name[256] = {};
@@ -219,7 +212,7 @@ private:
             case MessageKind::stats:
                 message[protocol_field::body] = {{"rss_bytes", result.stats.rss_bytes},
                                                  {"device_used_bytes", result.stats.device_used_bytes},
-                                                 {"supervisor_rss_bytes", resident_bytes()}};
+                                                 {"supervisor_rss_bytes", resident_memory_bytes()}};
                 break;
             case MessageKind::ping: message[protocol_field::body] = {{"pid", result.worker_pid}}; break;
             case MessageKind::progress:

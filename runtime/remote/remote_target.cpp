@@ -20,8 +20,9 @@ std::vector<std::string> split_words(std::string_view text) {
 
 bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
 
-// The last non-empty line of what ssh and the remote shell printed.
-std::string last_line(std::string_view text) {
+}  // namespace
+
+std::string last_message_line(std::string_view text) {
     std::string line;
     std::istringstream in{std::string(text)};
     for (std::string each; std::getline(in, each);)
@@ -29,8 +30,6 @@ std::string last_line(std::string_view text) {
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
     return line;
 }
-
-}  // namespace
 
 std::string remote_worker_path() {
     if (const char* env = std::getenv("KPLAY_REMOTE_WORKER"); env && *env) return env;
@@ -101,7 +100,7 @@ RemoteTarget command_target(std::string_view command) {
 
 std::string connection_failure_message(const RemoteTarget& target, const std::string& how_it_ended, int exit_status,
                                        std::string_view stderr_tail) {
-    const std::string said = last_line(stderr_tail);
+    const std::string said = last_message_line(stderr_tail);
     std::string cause;
     if (contains(stderr_tail, "Host key verification failed") || contains(stderr_tail, "REMOTE HOST IDENTIFICATION HAS CHANGED"))
         cause = "ssh does not know " + target.label + "'s host key (or it changed), and kplay cannot answer ssh's question";

@@ -35,6 +35,9 @@ RemoteTarget command_target(std::string_view command);
 // remote-install's copies and checks. Empty for a command target.
 std::vector<std::string> ssh_prefix(const RemoteTarget& target);
 
+// The last non-empty line of what ssh and the remote shell printed (their latest complaint).
+std::string last_message_line(std::string_view text);
+
 // What to tell the user when the connection ended before the remote worker said hello: the cause,
 // read from ssh's and the remote shell's messages (`stderr_tail`) and the exit status, and what to try.
 std::string connection_failure_message(const RemoteTarget& target, const std::string& how_it_ended, int exit_status,
