@@ -234,7 +234,7 @@ TEST(AnnotationEdit, ExactMessages) {
     // A line find_annotation refuses is refused with its message.
     EXPECT_EQ(kplay::test::input_error_of([] { edit_annotation("// kplay: oops task=matmul\n", block({8})); }),
               "kplay annotation at line 1: expected key=value, got 'oops' (keys: task, kernel, args, launch, block, "
-              "grid, smem, defines, "
+              "grid, smem, cluster, arch, defines, "
               "tol, requires)");
 }
 

@@ -177,7 +177,14 @@ void fields(Walk& walk, const TaskSpec& a, const TaskSpec& b) {
 void fields(Walk& walk, const KernelSpec& a, const KernelSpec& b) {
     FIELD(task); FIELD(kernel); FIELD(args); FIELD(launch_dims); FIELD(block); FIELD(grid); FIELD(smem); FIELD(defines);
     FIELD(tolerance); field(walk, "requires", a.requirement, b.requirement); FIELD(annotation_line); FIELD(inferred);
-    FIELD(kernels); FIELD(reference_function); FIELD(following);
+    FIELD(kernels); FIELD(reference_function); FIELD(following); FIELD(arch); FIELD(cluster); FIELD(tensor_maps);
+}
+// The swizzle and the element type travel as the swizzle's span in bytes and a tf32 flag.
+void fields(Walk& walk, const TensorMapDecl& a, const TensorMapDecl& b) {
+    FIELD(name); FIELD(buffer); FIELD(shape); FIELD(box);
+    field(walk, "swizzle_bytes", swizzle_span_bytes(a.swizzle), swizzle_span_bytes(b.swizzle));
+    field(walk, "tf32", a.element == TmaElement::tf32, b.element == TmaElement::tf32);
+    FIELD(line);
 }
 void fields(Walk& walk, const FollowingLaunch& a, const FollowingLaunch& b) {
     FIELD(kernel); FIELD(args); FIELD(block); FIELD(grid); FIELD(smem); FIELD(line);
@@ -185,7 +192,7 @@ void fields(Walk& walk, const FollowingLaunch& a, const FollowingLaunch& b) {
 void fields(Walk& walk, const FollowingLaunchReport& a, const FollowingLaunchReport& b) { FIELD(kernel); FIELD(launch); }
 void fields(Walk& walk, const DeviceLimits& a, const DeviceLimits& b) {
     FIELD(max_threads_per_block); FIELD(max_block_dim); FIELD(max_grid_dim); FIELD(max_smem_per_block);
-    FIELD(max_smem_per_block_optin); FIELD(max_regs_per_block); FIELD(warp_size);
+    FIELD(max_smem_per_block_optin); FIELD(max_regs_per_block); FIELD(warp_size); FIELD(max_cluster_size);
 }
 void fields(Walk& walk, const DeviceInfo& a, const DeviceInfo& b) {
     FIELD(ordinal); FIELD(name); FIELD(uuid); FIELD(cc_major); FIELD(cc_minor); FIELD(sm_count); FIELD(total_memory);
@@ -209,7 +216,7 @@ void fields(Walk& walk, const FunctionAttributes& a, const FunctionAttributes& b
 void fields(Walk& walk, const Occupancy& a, const Occupancy& b) { FIELD(blocks_per_sm); FIELD(fraction); }
 void fields(Walk& walk, const Dim3& a, const Dim3& b) { FIELD(x); FIELD(y); FIELD(z); }
 void fields(Walk& walk, const LaunchConfig& a, const LaunchConfig& b) {
-    FIELD(grid); FIELD(block); FIELD(dynamic_smem); FIELD(auto_grid);
+    FIELD(grid); FIELD(block); FIELD(dynamic_smem); FIELD(auto_grid); FIELD(cluster);
 }
 void fields(Walk& walk, const Coverage& a, const Coverage& b) {
     FIELD(threads); FIELD(elements); FIELD(idle_threads); FIELD(uncovered); FIELD(kind);
@@ -217,7 +224,7 @@ void fields(Walk& walk, const Coverage& a, const Coverage& b) {
 // BoundArgument.storage (the argument's bytes) is deliberately not in the JSON: only the worker, which
 // launches with it, needs it; the other fields are what a user is shown.
 void fields(Walk& walk, const BoundArgument& a, const BoundArgument& b) {
-    FIELD(param); FIELD(binding); FIELD(kind); FIELD(value); FIELD(buffer); FIELD(size);
+    FIELD(param); FIELD(binding); FIELD(kind); FIELD(value); FIELD(buffer); FIELD(size); FIELD(tensor_map);
 }
 void fields(Walk& walk, const TimingStats& a, const TimingStats& b) {
     FIELD(count); FIELD(median); FIELD(min); FIELD(max); FIELD(mean); FIELD(stddev);
@@ -301,7 +308,7 @@ T round_trip(const char* name, const T& original) {
 // ---- Distinctive values: every field away from its default, every enum at a later value ----
 
 DeviceInfo device_info(int ordinal) {
-    DeviceLimits limits{512, {512, 256, 32}, {int64_t{1} << 40, 4096, 2048}, 40000, 232448, 32768, 16};
+    DeviceLimits limits{512, {512, 256, 32}, {int64_t{1} << 40, 4096, 2048}, 40000, 232448, 32768, 16, 8};
     return {ordinal, "NVIDIA H200 (codec test)", "GPU-1234abcd", 9, 1, 132, int64_t{150} << 30, 2048,
             233472,  65536, 52428800, 5120, 2619000, limits};
 }
@@ -355,6 +362,9 @@ KernelSpec kernel_spec() {
     spec.kernels = {kernel_decl("softmax_k", 9), kernel_decl("helper_k", 20)};
     spec.reference_function = kernel_decl("kplay_reference", 30);
     spec.following = {{"helper_k", {"y", "R"}, {"32"}, {"cdiv(R,32)"}, "128", 3}};
+    spec.arch = "sm_90a";
+    spec.cluster = {"2", "1", "1"};
+    spec.tensor_maps = {{"x_map", "x", {"R", "C"}, {"64", "32"}, TmaSwizzle::bytes64, TmaElement::tf32, 4}};
     return spec;
 }
 
@@ -462,10 +472,10 @@ RunReport run_report() {
     report.function = {40, 2048, 16, 8, 768, 90, 91, {{8, 8}, {16, 8}, {24, 4}}};
     report.occupancy = {3, 0.75};
     report.module_load_ms = 0.5;
-    report.launch = {{64, 32, 2}, {16, 16, 4}, 8192, false};
-    report.following = {{"helper_k", {{5, 6, 7}, {32, 2, 3}, 256, false}}};
+    report.launch = {{64, 32, 2}, {16, 16, 4}, 8192, false, {2, 3, 4}};
+    report.following = {{"helper_k", {{5, 6, 7}, {32, 2, 3}, 256, false, {5, 3, 7}}}};
     report.coverage = {int64_t{1} << 33, 99, 5, 7, CoverageKind::per_thread_work};
-    BoundArgument argument{"x", "x", "pointer", "x", 2, {1, 2, 3, 4, 5, 6, 7, 8}, 8};
+    BoundArgument argument{"x", "x", "pointer", "x", 2, {1, 2, 3, 4, 5, 6, 7, 8}, 8, 3};
     report.arguments = {argument};
     report.input_description = "normal(0,1), seed 7";
     report.input_identity = "inputs:abc123";

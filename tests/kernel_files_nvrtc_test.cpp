@@ -14,7 +14,7 @@ TEST(KernelFiles, EveryFileCompilesWithNvrtc) {
         ++files;
         CompileFileRequest request;
         request.path = entry.path();
-        request.arch = "compute_90";
+        request.want_ptx = true;  // PTX for the file's arch= (compute_90a for wgmma), else compute_90
         const CompileFileResult result = engine.compile_file(request);
         SCOPED_TRACE(entry.path().string());
         EXPECT_TRUE(result.input_error.empty()) << result.input_error;

@@ -40,7 +40,22 @@ public:
         return std::make_unique<HostBuffers>(shapes, overrun_of_);
     }
     bool places_edges() const override { return false; }
-    LaunchOutcome launch(const std::vector<DeviceLaunch>&, DeviceBuffers&) override {
+    TensorMapBytes encode_tensor_map(const TensorMapPlan& plan, uint64_t address) override {
+        TensorMapBytes bytes;  // the stand-in "descriptor": the address, then the argument's index
+        std::memcpy(bytes.bytes, &address, sizeof address);
+        bytes.bytes[8] = static_cast<unsigned char>(plan.argument);
+        return bytes;
+    }
+    LaunchOutcome launch(const std::vector<DeviceLaunch>& sequence, DeviceBuffers&) override {
+        for (const DeviceLaunch& item : sequence) {  // read now: the arguments live as long as the run
+            std::vector<std::vector<unsigned char>> bytes;
+            for (size_t i = 0; i < item.args->size(); ++i) {
+                const auto* at = static_cast<const unsigned char*>((*item.args)[i]);
+                bytes.emplace_back(at, at + (i == 1 && item.args->size() == 3 ? 128 : 8));
+                if (reinterpret_cast<uintptr_t>(at) % 64 != 0 && i == 1) misaligned = true;
+            }
+            seen_args.push_back(std::move(bytes));
+        }
         ++launches;
         LaunchOutcome outcome;
         outcome.ms = 0.01;
@@ -50,6 +65,8 @@ public:
     bool before_timed_launch(bool) override { return false; }
     int input_copies(size_t, bool) const override { return 1; }
     int launches = 0;
+    std::vector<std::vector<std::vector<unsigned char>>> seen_args;  // each launch's argument bytes
+    bool misaligned = false;  // a 3-argument launch's second argument was not 64-byte aligned
 
 private:
     DeviceInfo info_;
@@ -89,4 +106,35 @@ TEST(Runner, AWritePastABuffersEndFailsTheRunWithoutTimingIt) {
     const RunnerResult fine = run_launches(clean, {planned}, again, settings);
     EXPECT_TRUE(fine.failure.ok) << fine.failure.error;
     EXPECT_GT(clean.launches, 2);  // both checked launches, then warm-ups and repeats
+}
+
+TEST(Runner, ATmaDescriptorArgumentGetsTheDevicesBytesForItsSetsBuffer) {
+    StandInDevice device({0, 0});
+    LaunchPlan plan;
+    plan.arguments.resize(3);
+    plan.arguments[0].buffer = 0;  // in, as a pointer
+    plan.arguments[1].tensor_map = 0;
+    plan.arguments[1].size = 128;
+    plan.arguments[2].buffer = 1;
+    TensorMapPlan map;
+    map.name = "in_map";
+    map.argument = 1;
+    map.buffer = 0;
+    plan.tensor_maps.push_back(map);
+    PlannedLaunch planned{nullptr, &plan, "k"};
+    TaskData data = two_buffers();
+    RunnerSettings settings;
+    settings.timed = false;
+    const RunnerResult result = run_launches(device, {planned}, data, settings);
+    ASSERT_TRUE(result.failure.ok) << result.failure.error;
+    ASSERT_EQ(device.seen_args.size(), 2u);
+    for (const auto& args : device.seen_args) {
+        ASSERT_EQ(args.size(), 3u);
+        uint64_t pointer = 0, described = 0;
+        std::memcpy(&pointer, args[0].data(), sizeof pointer);
+        std::memcpy(&described, args[1].data(), sizeof described);
+        EXPECT_EQ(described, pointer) << "the descriptor describes the same set's buffer the pointer argument points at";
+        EXPECT_EQ(args[1][8], 1);
+    }
+    EXPECT_FALSE(device.misaligned) << "a CUtensorMap is 64-byte aligned";
 }

@@ -79,9 +79,9 @@ bool is_integer_field(const std::string& key) {
         "id", "idle_threads", "index", "input_copies", "input_h", "input_w", "l2_bytes", "launch_dims", "line",
         "local_bytes_per_thread", "max_block_dim", "max_grid_dim", "max_regs_per_block", "max_regs_per_sm",
         "max_smem_per_block", "max_smem_per_block_optin", "max_smem_per_sm", "max_threads_per_block",
-        "max_threads_per_sm", "memory_bus_bits", "memory_clock_khz", "nan_inf", "nondeterministic", "offset",
+        "max_threads_per_sm", "max_cluster_size", "memory_bus_bits", "memory_clock_khz", "nan_inf", "nondeterministic", "offset",
         "order_seed", "ordinal", "over_tolerance", "printf_dropped", "ptx_version", "registers_per_thread", "repeat",
-        "seed", "series_bucket", "series_count", "size", "sm_count", "smem", "static_smem_bytes", "test", "threads",
+        "seed", "series_bucket", "series_count", "size", "sm_count", "smem", "static_smem_bytes", "swizzle_bytes", "tensor_map", "test", "threads",
         "total_memory", "uncovered", "unwritten", "warmup", "warp_size", "width", "x", "y", "z"};
     return names.count(key) != 0;
 }
@@ -152,6 +152,23 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CompileResult, ok, diagnostics, 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KernelParam, type, name)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KernelDecl, name, is_template, is_extern_c, params, line)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FollowingLaunch, kernel, args, block, grid, smem, line)
+
+void to_json(nlohmann::json& j, const TensorMapDecl& v) {
+    j = {{"name", v.name}, {"buffer", v.buffer}, {"shape", v.shape}, {"box", v.box}, {"swizzle_bytes", swizzle_span_bytes(v.swizzle)},
+         {"tf32", v.element == TmaElement::tf32}, {"line", v.line}};
+}
+void from_json(const nlohmann::json& j, TensorMapDecl& v) {
+    j.at("name").get_to(v.name);
+    j.at("buffer").get_to(v.buffer);
+    j.at("shape").get_to(v.shape);
+    j.at("box").get_to(v.box);
+    const int bytes = j.at("swizzle_bytes").get<int>();
+    v.swizzle = bytes == 0 ? TmaSwizzle::none : bytes == 32 ? TmaSwizzle::bytes32 : bytes == 64 ? TmaSwizzle::bytes64 : TmaSwizzle::bytes128;
+    if (bytes != 0 && bytes != 32 && bytes != 64 && bytes != 128)
+        throw nlohmann::json::type_error::create(302, "swizzle_bytes must be 0, 32, 64 or 128", &j);
+    v.element = j.at("tf32").get<bool>() ? TmaElement::tf32 : TmaElement::same;
+    j.at("line").get_to(v.line);
+}
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InitSpec, kind, params, layout, text)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CheckSpec, kind, abs, rel, ulp, bound, text)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(BufferSpec, name, type, length, shape, role, init, prefill, seed, check, line)
@@ -163,7 +180,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CanonicalBinding, params, args, 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TaskSpec, name, summary, builtin, sizes, buffers, cost, reference, presentation,
                                                 extent_1d, extent_2d, canonical, declaration_line)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceLimits, max_threads_per_block, max_block_dim, max_grid_dim,
-                                                max_smem_per_block, max_smem_per_block_optin, max_regs_per_block, warp_size)
+                                                max_smem_per_block, max_smem_per_block_optin, max_regs_per_block, warp_size,
+                                                max_cluster_size)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceInfo, ordinal, name, uuid, cc_major, cc_minor, sm_count, total_memory,
                                                 max_threads_per_sm, max_smem_per_sm, max_regs_per_sm, l2_bytes, memory_bus_bits,
                                                 memory_clock_khz, limits)
@@ -174,10 +192,10 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FunctionAttributes, registers_pe
                                                 const_bytes, max_threads_per_block, ptx_version, binary_version, params)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Occupancy, blocks_per_sm, fraction)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Dim3, x, y, z)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LaunchConfig, grid, block, dynamic_smem, auto_grid)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LaunchConfig, grid, block, dynamic_smem, auto_grid, cluster)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FollowingLaunchReport, kernel, launch)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Coverage, threads, elements, idle_threads, uncovered, kind)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(BoundArgument, param, binding, kind, value, buffer, size)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(BoundArgument, param, binding, kind, value, buffer, size, tensor_map)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TimingStats, count, median, min, max, mean, stddev)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Ceiling, kind, name, gbps, gflops, ms, bytes, cached, deferred)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SizeCheck, sizes, seed, passed, skipped, summary, error_code)
@@ -211,7 +229,8 @@ void to_json(nlohmann::json& j, const KernelSpec& v) {
     j = {{"task", v.task}, {"kernel", v.kernel}, {"args", v.args}, {"launch_dims", v.launch_dims}, {"block", v.block}, {"grid", v.grid},
          {"smem", v.smem}, {"defines", v.defines}, {"tolerance", v.tolerance}, {"requires", v.requirement},
          {"annotation_line", v.annotation_line}, {"inferred", v.inferred}, {"kernels", v.kernels},
-         {"reference_function", v.reference_function}, {"following", v.following}};
+         {"reference_function", v.reference_function}, {"following", v.following}, {"arch", v.arch}, {"cluster", v.cluster},
+         {"tensor_maps", v.tensor_maps}};
 }
 void from_json(const nlohmann::json& j, KernelSpec& v) {
     check_integer_fields(j);
@@ -230,6 +249,10 @@ void from_json(const nlohmann::json& j, KernelSpec& v) {
     j.at("kernels").get_to(v.kernels);
     j.at("reference_function").get_to(v.reference_function);
     j.at("following").get_to(v.following);
+    // Absent from a peer built before Hopper's features: none of them.
+    if (const auto it = j.find("arch"); it != j.end()) it->get_to(v.arch);
+    if (const auto it = j.find("cluster"); it != j.end()) it->get_to(v.cluster);
+    if (const auto it = j.find("tensor_maps"); it != j.end()) it->get_to(v.tensor_maps);
 }
 
 void to_json(nlohmann::json& j, const RunRequest& v) {

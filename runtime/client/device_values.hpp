@@ -18,6 +18,7 @@ struct DeviceLimits {
     int max_smem_per_block_optin = 48 * 1024;  // with cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)
     int max_regs_per_block = 65536;
     int warp_size = 32;
+    int max_cluster_size = 0;  // blocks per thread block cluster (portable: 8 from compute capability 9.0); 0: no clusters
 };
 
 struct DeviceInfo {

@@ -38,6 +38,20 @@ std::vector<std::string> validate_launch(const LaunchConfig& launch, const Devic
             problems.push_back(std::string("grid.") + axis[d] + " is " + std::to_string(grid[d]) + "; the device allows at most " +
                                std::to_string(limits.max_grid_dim[d]) + " (" + times_over(grid[d], limits.max_grid_dim[d]) + ").");
     }
+    if (launch.clustered()) {
+        const int64_t cluster[3] = {launch.cluster.x, launch.cluster.y, launch.cluster.z};
+        if (limits.max_cluster_size <= 0)
+            problems.push_back("cluster=" + launch.cluster.text() + ": thread block clusters need compute capability 9.0 or newer; this device has none.");
+        for (int d = 0; d < 3; ++d) {
+            if (cluster[d] < 1) problems.push_back(std::string("cluster.") + axis[d] + " is " + std::to_string(cluster[d]) + "; it must be at least 1.");
+            else if (grid[d] >= 1 && grid[d] % cluster[d] != 0)
+                problems.push_back(std::string("grid.") + axis[d] + " is " + std::to_string(grid[d]) + ", not a multiple of cluster." + axis[d] +
+                                   " (" + std::to_string(cluster[d]) + "): every cluster must be whole.");
+        }
+        if (limits.max_cluster_size > 0 && launch.cluster.volume() > limits.max_cluster_size)
+            problems.push_back("The cluster has " + std::to_string(launch.cluster.volume()) + " blocks (" + launch.cluster.text() + "); at most " +
+                               std::to_string(limits.max_cluster_size) + " per cluster are portable.");
+    }
     const int64_t threads = launch.block.volume();
     if (threads > limits.max_threads_per_block)
         problems.push_back("The block has " + std::to_string(threads) + " threads (" + launch.block.text() +

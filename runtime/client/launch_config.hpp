@@ -23,6 +23,8 @@ struct LaunchConfig {
     Dim3 block;
     int64_t dynamic_smem = 0;
     bool auto_grid = true;
+    Dim3 cluster;  // blocks per thread block cluster; 1,1,1: launched without one
+    bool clustered() const { return cluster.x != 1 || cluster.y != 1 || cluster.z != 1; }
 };
 
 // grid = cdiv(extent, block) per dimension.

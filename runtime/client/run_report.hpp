@@ -32,6 +32,7 @@ struct BoundArgument {
     int buffer = -1;      // the task buffer it points at; -1 for a value
     alignas(8) unsigned char storage[8] = {};
     size_t size = 0;
+    int tensor_map = -1;  // the spec's TMA descriptor it passes (128 bytes the device builds); -1 for none
 };
 
 // What the run's rate is measured against, measured on the same device.

@@ -53,6 +53,9 @@ DeviceInfo describe_device(int ordinal) {
     limits.max_smem_per_block_optin = attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
     limits.max_regs_per_block = attribute(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
     limits.warp_size = attribute(CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+    // 8 blocks per cluster is the portable size on every device that has clusters (16 needs an opt-in
+    // kplay does not make).
+    limits.max_cluster_size = attribute(CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH) ? 8 : 0;
     return info;
 }
 

@@ -55,7 +55,10 @@ namespace kplay {
     X(cuEventRecord, 2000)                               \
     X(cuEventSynchronize, 2000)                          \
     X(cuEventElapsedTime, 12080)                         \
-    X(cuLaunchKernel, 4000)
+    X(cuLaunchKernel, 4000)                              \
+    X(cuLaunchKernelEx, 11060)                           \
+    X(cuOccupancyMaxActiveClusters, 11070)               \
+    X(cuTensorMapEncodeTiled, 12000)
 
 struct DriverApi {
 #define KPLAY_DECLARE_DRIVER_POINTER(name, version) PFN_##name##_v##version name = nullptr;

@@ -1,6 +1,7 @@
 // Argument evaluation, type choice from the declaration and size checks against the real layout.
 #include "launch/argument_binding.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 #include <cstring>
@@ -8,6 +9,7 @@
 
 #include "base/error.hpp"
 #include "base/text.hpp"
+#include "launch/tensor_map_plan.hpp"
 
 namespace kplay {
 
@@ -91,7 +93,8 @@ NamedValues literal_arguments(const std::vector<std::string>& args, const std::m
 
 std::vector<BoundArgument> bind_arguments(const std::string& kernel_name, const std::vector<std::string>& args,
                                           const NamedValues& names, const std::vector<BindableBuffer>& buffers,
-                                          const std::vector<ParamLayout>& params, const KernelDecl* declaration) {
+                                          const std::vector<ParamLayout>& params, const KernelDecl* declaration,
+                                          const std::vector<std::string>& tensor_maps) {
     if (args.size() != params.size())
         throw InputError("Kernel " + kernel_name + " takes " + std::to_string(params.size()) + " parameters but " +
                          std::to_string(args.size()) + " arguments are bound (args=" + [&] {
@@ -109,6 +112,20 @@ std::vector<BoundArgument> bind_arguments(const std::string& kernel_name, const 
 
         const auto equals = args[i].find('=');
         const std::string expression = equals == std::string::npos ? args[i] : args[i].substr(0, equals);
+        if (const auto map = std::find(tensor_maps.begin(), tensor_maps.end(), expression); map != tensor_maps.end()) {
+            if (param && param->is_pointer())
+                throw InputError(label + " is a pointer ('" + param->type + "'), but '" + expression +
+                                 "' is a TMA descriptor, passed by value: declare it `const __grid_constant__ CUtensorMap " + expression + "`.");
+            if (size != sizeof(TensorMapBytes))
+                throw InputError(label + " is " + std::to_string(size) + " bytes, but '" + expression +
+                                 "' is a TMA descriptor (a 128-byte CUtensorMap): declare it `const __grid_constant__ CUtensorMap " + expression +
+                                 "` (or kplay_tensor_map from hopper.cuh).");
+            argument.kind = "tensor map";
+            argument.size = sizeof(TensorMapBytes);
+            argument.tensor_map = static_cast<int>(map - tensor_maps.begin());
+            argument.value = expression;
+            continue;
+        }
         if (const int index = find_buffer(buffers, expression); index >= 0) {
             if (size != sizeof(uint64_t))
                 throw InputError(label + " is " + std::to_string(size) + " bytes, but '" + expression +

@@ -32,11 +32,14 @@ struct BindableBuffer {
 NamedValues literal_arguments(const std::vector<std::string>& args, const std::map<std::string, std::string>& overrides,
                               const NamedValues& task_values);
 
-// Resolves every argument. `declaration` may be null. Throws InputError when the count or a size does
-// not match, a pointer's element type does not fit its buffer, or an expression cannot be evaluated.
+// Resolves every argument. `declaration` may be null. An argument named in `tensor_maps` is a TMA
+// descriptor (a 128-byte parameter the device fills in; BoundArgument::tensor_map is its index there).
+// Throws InputError when the count or a size does not match, a pointer's element type does not fit its
+// buffer, or an expression cannot be evaluated.
 std::vector<BoundArgument> bind_arguments(const std::string& kernel_name, const std::vector<std::string>& args,
                                           const NamedValues& names, const std::vector<BindableBuffer>& buffers,
-                                          const std::vector<ParamLayout>& params, const KernelDecl* declaration);
+                                          const std::vector<ParamLayout>& params, const KernelDecl* declaration,
+                                          const std::vector<std::string>& tensor_maps = {});
 
 // The arguments with each buffer's address stored, as `address(buffer index)` gives it.
 template <typename AddressOf>

@@ -134,6 +134,7 @@ LaunchPlan make_plan_with_args(const KernelSpec& spec, const std::vector<std::st
     launch.auto_grid = grid.empty();
     launch.grid = launch.auto_grid ? auto_grid(plan.extent, launch.block) : to_dim3(grid);
     launch.dynamic_smem = settings.smem ? *settings.smem : spec.smem.empty() ? 0 : evaluate_all({spec.smem}, plan.names, "smem").front();
+    if (!spec.cluster.empty()) launch.cluster = to_dim3(evaluate_all(spec.cluster, plan.names, "cluster"));
     plan.coverage = compute_coverage(launch, plan.extent, spec.launch_dims, spec.task.presentation.coverage);
     // A grid the annotation sizes to a fraction of the extent (grid=cdiv(n,16*256), grid=sms*8) is its author's choice
     // of several elements per thread, not a launch that misses some; a grid set by hand still gets the warning.
@@ -144,7 +145,17 @@ LaunchPlan make_plan_with_args(const KernelSpec& spec, const std::vector<std::st
     if (function) {
         std::vector<BindableBuffer> bindable;
         for (const PlanBuffer& buffer : buffers) bindable.push_back({buffer.name, buffer.type});
-        plan.arguments = bind_arguments(spec.kernel, args, plan.names, bindable, function->params, spec.declaration());
+        std::vector<std::string> maps;
+        for (const auto& map : spec.tensor_maps) maps.push_back(map.name);
+        plan.arguments = bind_arguments(spec.kernel, args, plan.names, bindable, function->params, spec.declaration(), maps);
+        for (size_t i = 0; i < plan.arguments.size(); ++i) {
+            BoundArgument& argument = plan.arguments[i];
+            if (argument.tensor_map < 0) continue;
+            TensorMapPlan map = plan_tensor_map(spec.tensor_maps.at(static_cast<size_t>(argument.tensor_map)), plan.names, buffers);
+            map.argument = i;
+            argument.value = spec.tensor_maps[static_cast<size_t>(argument.tensor_map)].buffer + " " + map.text();
+            plan.tensor_maps.push_back(std::move(map));
+        }
     }
     return plan;
 }

@@ -19,6 +19,7 @@
 #include "client/launch_config.hpp"
 #include "client/run_report.hpp"
 #include "launch/argument_binding.hpp"
+#include "launch/tensor_map_plan.hpp"
 #include "spec/kernel_spec.hpp"
 
 namespace kplay {
@@ -46,6 +47,7 @@ struct LaunchPlan {
     std::array<int64_t, 3> extent{1, 1, 1};
     NamedValues names;  // everything the expressions saw: values, literals, sms
     std::vector<BoundArgument> arguments;
+    std::vector<TensorMapPlan> tensor_maps;  // the arguments that are TMA descriptors
 };
 
 // The elements the auto grid covers: the task's declared extent, else the largest buffer (1D) or the

@@ -2,6 +2,7 @@
 #include "run/cuda_device.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -79,6 +80,53 @@ private:
     std::vector<size_t> element_sizes_;
 };
 
+// cuLaunchKernelEx's configuration for a launch with a thread block cluster.
+struct ClusterLaunch {
+    CUlaunchAttribute attribute{};
+    CUlaunchConfig config{};
+    ClusterLaunch(const LaunchConfig& launch, CUstream stream) {
+        attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+        attribute.value.clusterDim.x = static_cast<unsigned>(launch.cluster.x);
+        attribute.value.clusterDim.y = static_cast<unsigned>(launch.cluster.y);
+        attribute.value.clusterDim.z = static_cast<unsigned>(launch.cluster.z);
+        config.gridDimX = static_cast<unsigned>(launch.grid.x);
+        config.gridDimY = static_cast<unsigned>(launch.grid.y);
+        config.gridDimZ = static_cast<unsigned>(launch.grid.z);
+        config.blockDimX = static_cast<unsigned>(launch.block.x);
+        config.blockDimY = static_cast<unsigned>(launch.block.y);
+        config.blockDimZ = static_cast<unsigned>(launch.block.z);
+        config.sharedMemBytes = static_cast<unsigned>(launch.dynamic_smem);
+        config.hStream = stream;
+        config.attrs = &attribute;
+        config.numAttrs = 1;
+    }
+    ClusterLaunch(const ClusterLaunch&) = delete;  // config points at attribute
+    ClusterLaunch& operator=(const ClusterLaunch&) = delete;
+};
+
+CUtensorMapDataType tensor_map_type(const TensorMapPlan& plan) {
+    if (plan.element == TmaElement::tf32) return CU_TENSOR_MAP_DATA_TYPE_TFLOAT32;
+    switch (plan.type) {
+        case ElementType::u8: return CU_TENSOR_MAP_DATA_TYPE_UINT8;
+        case ElementType::i32: return CU_TENSOR_MAP_DATA_TYPE_INT32;
+        case ElementType::u32: return CU_TENSOR_MAP_DATA_TYPE_UINT32;
+        case ElementType::f16: return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+        case ElementType::f64: return CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
+        case ElementType::f32: break;
+    }
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+}
+
+CUtensorMapSwizzle tensor_map_swizzle(TmaSwizzle swizzle) {
+    switch (swizzle) {
+        case TmaSwizzle::bytes32: return CU_TENSOR_MAP_SWIZZLE_32B;
+        case TmaSwizzle::bytes64: return CU_TENSOR_MAP_SWIZZLE_64B;
+        case TmaSwizzle::bytes128: return CU_TENSOR_MAP_SWIZZLE_128B;
+        case TmaSwizzle::none: break;
+    }
+    return CU_TENSOR_MAP_SWIZZLE_NONE;
+}
+
 double ms_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
@@ -117,8 +165,45 @@ std::unique_ptr<LoadedKernel> CudaDevice::library(Baseline baseline) {
 }
 
 void CudaDevice::prepare(LoadedKernel& kernel, const LaunchConfig& launch) {
-    if (auto* cuda = dynamic_cast<CudaKernel*>(&kernel); cuda && launch.dynamic_smem > info_.limits.max_smem_per_block)
-        cuda->function.allow_dynamic_smem(static_cast<int>(launch.dynamic_smem));
+    auto* cuda = dynamic_cast<CudaKernel*>(&kernel);
+    if (!cuda) return;
+    if (launch.dynamic_smem > info_.limits.max_smem_per_block) cuda->function.allow_dynamic_smem(static_cast<int>(launch.dynamic_smem));
+    if (!launch.clustered()) return;
+    // A cluster's blocks run at once on one GPU processing cluster: with too much shared memory or too
+    // many threads per block, no cluster of this size fits, and the launch would fail without saying why.
+    const ClusterLaunch cluster(launch, stream_.get());
+    int clusters = 0;
+    KPLAY_CU(driver_api().cuOccupancyMaxActiveClusters(&clusters, cuda->function.get(), &cluster.config));
+    if (clusters < 1)
+        throw InputError("cluster=" + launch.cluster.text() + ": no cluster of " + std::to_string(launch.cluster.volume()) + " blocks of " +
+                         std::to_string(launch.block.volume()) + " threads and " + std::to_string(launch.dynamic_smem) +
+                         " bytes of dynamic shared memory fits on this GPU at once; use fewer blocks per cluster or less shared memory.");
+}
+
+TensorMapBytes CudaDevice::encode_tensor_map(const TensorMapPlan& plan, uint64_t address) {
+    static_assert(sizeof(CUtensorMap) == sizeof(TensorMapBytes));
+    CUtensorMap map{};
+    std::array<cuuint32_t, 5> element_strides{1, 1, 1, 1, 1};
+    std::array<cuuint64_t, 5> dims{};
+    std::array<cuuint64_t, 4> strides{};
+    std::array<cuuint32_t, 5> box{};
+    for (size_t d = 0; d < 5; ++d) {
+        dims[d] = plan.dims[d];
+        box[d] = plan.box[d];
+        if (d < 4) strides[d] = plan.strides[d];
+    }
+    const CUresult result = driver_api().cuTensorMapEncodeTiled(
+        &map, tensor_map_type(plan), static_cast<cuuint32_t>(plan.rank), reinterpret_cast<void*>(address), dims.data(), strides.data(), box.data(),
+        element_strides.data(), CU_TENSOR_MAP_INTERLEAVE_NONE, tensor_map_swizzle(plan.swizzle), CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (result != CUDA_SUCCESS) {
+        const char* name = nullptr;
+        driver_api().cuGetErrorName(result, &name);
+        throw InputError("kplay-tma " + plan.name + ": the driver refused the descriptor (" + (name ? name : "an error") + ") for " + plan.text() + ".");
+    }
+    TensorMapBytes bytes;
+    std::memcpy(bytes.bytes, &map, sizeof map);
+    return bytes;
 }
 
 Occupancy CudaDevice::occupancy(const LoadedKernel& kernel, const LaunchConfig& launch) {
@@ -151,6 +236,11 @@ LaunchOutcome CudaDevice::launch(const std::vector<DeviceLaunch>& launches, Devi
             continue;
         }
         const auto& cuda = static_cast<const CudaKernel&>(*item.kernel);
+        if (launch.clustered()) {
+            const ClusterLaunch cluster(launch, stream_.get());
+            KPLAY_CU(driver_api().cuLaunchKernelEx(&cluster.config, cuda.function.get(), args.data(), nullptr));
+            continue;
+        }
         KPLAY_CU(driver_api().cuLaunchKernel(cuda.function.get(), static_cast<unsigned>(launch.grid.x), static_cast<unsigned>(launch.grid.y),
                                              static_cast<unsigned>(launch.grid.z), static_cast<unsigned>(launch.block.x),
                                              static_cast<unsigned>(launch.block.y), static_cast<unsigned>(launch.block.z),

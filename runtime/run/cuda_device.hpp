@@ -26,6 +26,7 @@ public:
     Occupancy occupancy(const LoadedKernel& kernel, const LaunchConfig& launch) override;
     std::unique_ptr<DeviceBuffers> allocate(const std::vector<BufferShape>& buffers, GuardEdge edge) override;
     bool places_edges() const override { return false; }
+    TensorMapBytes encode_tensor_map(const TensorMapPlan& plan, uint64_t address) override;
     LaunchOutcome launch(const std::vector<DeviceLaunch>& launches, DeviceBuffers& buffers) override;
     bool times_repeats() const override { return true; }
     bool before_timed_launch(bool flush) override;

@@ -19,6 +19,7 @@
 #include "client/launch_config.hpp"
 #include "client/run_request.hpp"
 #include "client/stage.hpp"
+#include "launch/tensor_map_plan.hpp"
 #include "spec/task_spec.hpp"
 
 namespace kplay {
@@ -109,6 +110,9 @@ public:
     virtual std::unique_ptr<DeviceBuffers> allocate(const std::vector<BufferShape>& buffers, GuardEdge edge) = 0;
     // Whether the two checked launches need sets placed differently (GuardEdge::end, then start).
     virtual bool places_edges() const = 0;
+    // A TMA descriptor over the buffer at `address` (cuTensorMapEncodeTiled). Throws InputError where the
+    // device has none (the emulated one refuses such kernels before this) or the driver refuses it.
+    virtual TensorMapBytes encode_tensor_map(const TensorMapPlan& plan, uint64_t address) = 0;
     // The launches in order, back to back, timed as one; the first that fails ends the sequence.
     virtual LaunchOutcome launch(const std::vector<DeviceLaunch>& launches, DeviceBuffers& buffers) = 0;
 

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "base/error.hpp"
+#include "base/text.hpp"
 #include "emu/emu_source.hpp"
 #include "emu/emulated_launch.hpp"
 #include "emu/emulated_limits.hpp"
@@ -151,6 +152,19 @@ std::vector<std::unique_ptr<LoadedKernel>> EmulatedDevice::load(const KernelSour
         kernels.push_back(std::move(loaded));
     }
     return kernels;
+}
+
+std::string emulated_device_refusal(const KernelSpec& spec, const std::string& file) {
+    const std::vector<std::string> features = spec.gpu_only_features();
+    if (features.empty()) return {};
+    return file + " asks for what only a GPU has: " + join(features) +
+           ". The emulated CPU device runs CUDA C++ on host threads and has no architecture-specific instructions (wgmma, "
+           "setmaxnreg), no thread block clusters and no tensor memory accelerator (TMA). Run it on a GPU: pick one in the Device "
+           "menu, run kplay-cli without --emulate, or use --remote HOST.";
+}
+
+TensorMapBytes EmulatedDevice::encode_tensor_map(const TensorMapPlan& plan, uint64_t) {
+    throw InputError("kplay-tma " + plan.name + ": the emulated CPU device has no tensor memory accelerator (TMA); run the kernel on a GPU.");
 }
 
 std::unique_ptr<LoadedKernel> EmulatedDevice::library(Baseline) {

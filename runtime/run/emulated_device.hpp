@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "run/device.hpp"
+#include "spec/kernel_spec.hpp"
 
 namespace kplay {
 
@@ -24,6 +25,10 @@ struct EmulationSettings {
     bool sandbox = true;
 };
 
+// Why the emulated device will not run a kernel: what only a GPU has (an arch-specific target, a
+// thread block cluster, TMA descriptors), each named as the file writes it; empty when it can run it.
+std::string emulated_device_refusal(const KernelSpec& spec, const std::string& file);
+
 // How fault messages name an element of a buffer: "1 element past the end of 'out' (1000 floats)".
 const char* element_c_name(ElementType type);
 
@@ -39,6 +44,7 @@ public:
     Occupancy occupancy(const LoadedKernel&, const LaunchConfig&) override { return {}; }
     std::unique_ptr<DeviceBuffers> allocate(const std::vector<BufferShape>& buffers, GuardEdge edge) override;
     bool places_edges() const override { return true; }
+    TensorMapBytes encode_tensor_map(const TensorMapPlan& plan, uint64_t address) override;
     LaunchOutcome launch(const std::vector<DeviceLaunch>& launches, DeviceBuffers& buffers) override;
     bool times_repeats() const override { return false; }
     bool before_timed_launch(bool) override { return false; }

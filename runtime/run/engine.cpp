@@ -67,8 +67,6 @@ CompileFileResult Engine::compile_file(const CompileFileRequest& request) {
     std::string arch;
     try {
         source = request.source ? *request.source : read_source_file(request.path);
-        arch = choose_arch(request.arch, request.want_ptx && !request.inspect, 0, query_devices());
-        if (request.inspect && arch.rfind("compute_", 0) == 0) arch = "sm_" + arch.substr(8);  // ptxas runs for an sm_
     } catch (const InputError& error) {
         result.input_error = error.what();
         return result;
@@ -76,7 +74,6 @@ CompileFileResult Engine::compile_file(const CompileFileRequest& request) {
     CompileRequest compile;
     compile.source = source;
     compile.source_path = request.path.string();
-    compile.options.arch = arch;
     for (const auto* dir : {&config_.kernels_include_dir, &config_.cuda_include_dir})
         if (!dir->empty()) compile.options.include_dirs.push_back(dir->string());
     compile.options.defines = request.defines;
@@ -98,6 +95,16 @@ RunReport Engine::run(const RunRequest& request) {
     const DeviceQuery devices = query_devices();  // one device query per run
     EngineServices services{config_, cache_, [this](int ordinal) -> CudaDevice& { return gpu(ordinal); }, inputs_, references_, progress_, devices};
     try {
+    try {
+        // The request's target, else the file's arch= (sm_90a for wgmma), else the device's.
+        const std::string wanted = !request.arch.empty() ? request.arch : result.spec ? result.spec->arch : std::string();
+        arch = choose_arch(wanted, request.want_ptx && !request.inspect, 0, query_devices());
+        if (request.inspect && arch.rfind("compute_", 0) == 0) arch = "sm_" + arch.substr(8);  // ptxas runs for an sm_
+    } catch (const InputError& error) {
+        result.input_error = error.what();
+        return result;
+    }
+    compile.options.arch = arch;
         run_pipeline(request, report, services);
     } catch (const ApiError& error) {
         report.error = error.what();

@@ -20,6 +20,7 @@
 #include "run/runner.hpp"
 #include "spec/task_declaration.hpp"
 #include "spec/source_scan.hpp"
+#include "spec/target_arch.hpp"
 #include "tasks/task_check.hpp"
 #include "tasks/task_inputs.hpp"
 
@@ -105,7 +106,18 @@ private:
         compile.source = source_;
         compile.source_path = request_.kernel_path.string();
         compile.name_expressions = spec_.kernel_expressions();
-        compile.options.arch = choose_arch(request_.arch, emulate, request_.device, services_.devices);
+        // The file's arch= (sm_90a for wgmma) unless the request names one; a GPU that cannot run it is
+        // told before NVRTC runs, in words, not as the driver's "no kernel image" at load.
+        const std::string& wanted = request_.arch.empty() ? spec_.arch : request_.arch;
+        if (!emulate && !wanted.empty() && request_.device < static_cast<int>(services_.devices.devices.size())) {
+            const DeviceInfo& device = services_.devices.devices[static_cast<size_t>(request_.device)];
+            if (const auto mismatch = arch_mismatch(wanted, device.cc_major, device.cc_minor)) {
+                report_.stage = Stage::device;
+                throw InputError(request_.kernel_path.filename().string() + ": arch=" + wanted + ": " + *mismatch + " (device " +
+                                 std::to_string(device.ordinal) + ", " + device.name + ").");
+            }
+        }
+        compile.options.arch = choose_arch(wanted, emulate, request_.device, services_.devices);
         for (const auto* dir : {&services_.config.kernels_include_dir, &services_.config.cuda_include_dir})
             if (!dir->empty()) compile.options.include_dirs.push_back(dir->string());
         compile.options.defines = spec_.defines;
@@ -124,6 +136,9 @@ private:
     bool open_device(bool have_gpu, bool emulate) {
         report_.stage = Stage::device;
         if (emulate) {
+            // NVRTC has judged the source by now (its diagnostics stand); running it needs a GPU.
+            if (const std::string why = emulated_device_refusal(spec_, request_.kernel_path.filename().string()); !why.empty())
+                throw InputError(why);
             EmulationSettings settings;
             settings.emu_include_dir = services_.config.emu_include_dir;
             settings.kernels_include_dir = services_.config.kernels_include_dir;
@@ -202,6 +217,7 @@ private:
             spec.grid = step.grid;
             spec.smem = step.smem;
             spec.requirement.clear();  // the file's requirement was checked with the first launch
+            spec.cluster.clear();      // the annotation's cluster is the first launch's
             const LoadedKernel& kernel = *loaded_.at(kernel_index(step.kernel));
             try {
                 plans.push_back(make_plan(spec, names, buffers, {}, device_->info(), &kernel.attributes));
@@ -326,20 +342,18 @@ private:
 
         stage(Stage::check);
         progress(Phase::cpu);
-        RunCheckInput check{&spec_.task, &run.data, &run.launches.first, run.expected.get(), &run.launches.inputs_after, tolerance()};
+        RunCheckInput check{&spec_.task, &run.data, &launches.first, run.expected.get(), &launches.inputs_after, tolerance()};
         run.check = check_run(check);
-        if (main) {
-            const CheckReport reference_facts = report_.check;
-            report_.check = run.check;
-            report_.check.reference = reference_facts.reference;
-            report_.check.reference_ms = reference_facts.reference_ms;
-            report_.check.reference_cached = reference_facts.reference_cached;
-            if (request_.keep_outputs) {
-                report_.view = primary_output_view(check);
-                if (spec_.task.has_image_input()) keep_input_image(run.data);
-            }
+        if (!main) return;
+        const CheckReport reference_facts = report_.check;
+        report_.check = run.check;
+        report_.check.reference = reference_facts.reference;
+        report_.check.reference_ms = reference_facts.reference_ms;
+        report_.check.reference_cached = reference_facts.reference_cached;
+        if (request_.keep_outputs) {
+            report_.view = primary_output_view(check);
+            if (spec_.task.has_image_input()) keep_input_image(run.data);
         }
-        return run;
     }
 
     void keep_launch_results(const RunnerResult& launches) {

@@ -26,6 +26,7 @@ struct BufferSet {
     std::vector<std::vector<BoundArgument>> arguments;  // by launch
     std::vector<std::vector<void*>> pointers;           // by launch, into `arguments`
     std::vector<DeviceLaunch> launches;                 // the sequence, pointing into `pointers`
+    std::vector<std::unique_ptr<TensorMapBytes>> tensor_maps;  // TMA descriptors over these buffers
 };
 
 BufferSet make_set(Device& device, const std::vector<PlannedLaunch>& sequence, const TaskData& data, GuardEdge edge) {
@@ -36,6 +37,13 @@ BufferSet make_set(Device& device, const std::vector<PlannedLaunch>& sequence, c
     for (const PlannedLaunch& planned : sequence)
         set.arguments.push_back(with_addresses(planned.plan->arguments, [&](size_t index) { return set.buffers->address(index); }));
     for (auto& arguments : set.arguments) set.pointers.push_back(argument_pointers(arguments));
+    // A descriptor holds its buffer's address, so each set has its own; the kernel gets its 128 bytes.
+    for (size_t i = 0; i < sequence.size(); ++i)
+        for (const TensorMapPlan& map : sequence[i].plan->tensor_maps) {
+            set.tensor_maps.push_back(std::make_unique<TensorMapBytes>(
+                device.encode_tensor_map(map, set.buffers->address(static_cast<size_t>(map.buffer)))));
+            set.pointers[i].at(map.argument) = set.tensor_maps.back()->bytes;
+        }
     for (size_t i = 0; i < sequence.size(); ++i)
         set.launches.push_back({sequence[i].kernel, &sequence[i].plan->launch, &set.pointers[i], sequence[i].name});
     return set;

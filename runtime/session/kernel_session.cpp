@@ -465,7 +465,10 @@ void KernelSession::ask_for_inspection(const RunReport& report) {
     if (report.stage == Stage::source || report.stage == Stage::spec || source_.empty()) return;
     // The window's defines over the annotation's, as the run's pipeline merges them.
     const auto defines = merge_defines(spec_ ? spec_->defines : std::vector<std::pair<std::string, std::string>>{}, overrides.defines);
-    const std::string arch = report.device && !report.emulated ? report.device->arch() : std::string();
+    // The target the run compiled for: the file's arch= (sm_90a), else the GPU's.
+    const std::string arch = spec_ && !spec_->arch.empty()                 ? spec_->arch
+                             : report.device && !report.emulated ? report.device->arch()
+                                                                 : std::string();
     const auto request = inspector_.request_for(file_, source_, source_hash_, defines, arch);
     if (!request) return;
     const int64_t threads = report.launch.block.volume();

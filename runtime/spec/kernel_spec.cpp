@@ -11,13 +11,14 @@
 #include "spec/source_scan.hpp"
 #include "spec/builtin_tasks.hpp"
 #include "spec/reference_includes.hpp"
+#include "spec/target_arch.hpp"
 #include "spec/task_declaration.hpp"
 
 namespace kplay {
 
 namespace {
 
-const char* const kKnownKeys = "task, kernel, args, launch, block, grid, smem, defines, tol, requires";
+const char* const kKnownKeys = "task, kernel, args, launch, block, grid, smem, cluster, arch, defines, tol, requires";
 
 std::string base_name(const std::string& name_expression) { return trim(name_expression.substr(0, name_expression.find('<'))); }
 
@@ -73,6 +74,12 @@ Settings apply_annotation(const Annotation& annotation, const std::string& where
         else if (key == "grid") {
             if (value != "auto") spec.grid = split_list(value);
         } else if (key == "smem") { spec.smem = value; }
+        else if (key == "cluster") { spec.cluster = split_list(value); }
+        else if (key == "arch") {
+            if (!is_arch_name(value))
+                throw InputError(at + "arch must name a GPU target like sm_90, sm_90a or sm_100a, not '" + value + "'");
+            spec.arch = value;
+        }
         else if (key == "requires") { spec.requirement = value; }
         else if (key == "defines") {
             for (const auto& define : split_list(value)) {
@@ -86,7 +93,8 @@ Settings apply_annotation(const Annotation& annotation, const std::string& where
             throw InputError(at + "unknown key '" + key + "' (keys: " + kKnownKeys + ")");
         }
     }
-    if (spec.block.size() > 3 || spec.grid.size() > 3) throw InputError(at + "block and grid take at most 3 values (x,y,z)");
+    if (spec.block.size() > 3 || spec.grid.size() > 3 || spec.cluster.size() > 3)
+        throw InputError(at + "block, grid and cluster take at most 3 values (x,y,z)");
     return settings;
 }
 
@@ -156,7 +164,7 @@ void infer_arguments(const std::string& where, const Settings& settings, KernelS
     } else if (!task.builtin && decl) {
         const NamedValues sizes = size_values(task, task.sizes.gpu_default);
         for (const auto& param : decl->params) {
-            if (!task.find_buffer(param.name) && !sizes.count(param.name)) {
+            if (!task.find_buffer(param.name) && !sizes.count(param.name) && !spec.tensor_map(param.name)) {
                 std::vector<std::string> buffers;
                 for (const auto& buffer : task.buffers) buffers.push_back(buffer.name);
                 std::vector<std::string> names;
@@ -268,7 +276,7 @@ void read_following_launches(std::string_view source, const std::string& where, 
             // Bound by parameter name, as a declared task's annotated kernel is.
             const NamedValues sizes = size_values(spec.task, spec.task.sizes.gpu_default);
             for (const auto& param : decl->params) {
-                if (!spec.task.find_buffer(param.name) && !sizes.count(param.name))
+                if (!spec.task.find_buffer(param.name) && !sizes.count(param.name) && !spec.tensor_map(param.name))
                     throw InputError(at + "cannot infer the arguments of " + launch.kernel + ": its parameter '" + param.name +
                                      "' is neither a buffer nor a size. Name it after one, or add args=...");
                 launch.args.push_back(param.name);
@@ -279,15 +287,48 @@ void read_following_launches(std::string_view source, const std::string& where, 
     }
 }
 
+// Each descriptor names a task buffer and is bound by `args` (or by parameter name), so a typo is found
+// here rather than as an unbound argument.
+void check_tensor_map_arguments(const std::string& where, const KernelSpec& spec) {
+    for (const auto& map : spec.tensor_maps) {
+        const std::string at = where + ":" + std::to_string(map.line) + ": kplay-tma: " + map.name + ": ";
+        if (!spec.task.find_buffer(map.buffer)) {
+            std::vector<std::string> names;
+            for (const auto& buffer : spec.task.buffers) names.push_back(buffer.name);
+            throw InputError(at + "buffer=" + map.buffer + " is not one of the task's buffers (" + join(names) + ")");
+        }
+        if (spec.task.find_buffer(map.name)) throw InputError(at + "a descriptor cannot have the name of a buffer; call it e.g. " + map.name + "_map");
+        bool bound = std::find(spec.args.begin(), spec.args.end(), map.name) != spec.args.end();
+        for (const auto& launch : spec.following) bound = bound || std::find(launch.args.begin(), launch.args.end(), map.name) != launch.args.end();
+        if (!bound)
+            throw InputError(at + "no launch passes it: name it in args= where the kernel takes it (args=" + join(spec.args, ",") + ")");
+    }
+}
+
 }  // namespace
 
 const KernelDecl* KernelSpec::declaration() const { return declaration_of(kernel); }
+
+const TensorMapDecl* KernelSpec::tensor_map(const std::string& name) const {
+    for (const auto& map : tensor_maps)
+        if (map.name == name) return &map;
+    return nullptr;
+}
 
 const KernelDecl* KernelSpec::declaration_of(const std::string& name_expression) const {
     const std::string base = base_name(name_expression);
     for (const auto& decl : kernels)
         if (decl.name == base) return &decl;
     return nullptr;
+}
+
+std::vector<std::string> KernelSpec::gpu_only_features() const {
+    std::vector<std::string> features;
+    const std::string line = " (line " + std::to_string(annotation_line) + ")";
+    if (!arch.empty()) features.push_back("arch=" + arch + line);
+    if (!cluster.empty()) features.push_back("cluster=" + join(cluster, ",") + line);
+    for (const auto& map : tensor_maps) features.push_back("the TMA descriptor " + map.name + " (kplay-tma, line " + std::to_string(map.line) + ")");
+    return features;
 }
 
 std::vector<std::string> KernelSpec::kernel_expressions() const {
@@ -345,12 +386,14 @@ KernelSpec resolve(std::string_view source, const std::filesystem::path& path, c
     }
     spec.task = fixed_task ? *fixed_task : choose_task(source, path, settings.task_name, spec);
     choose_kernel(where, settings.has_kernel, spec);
+    spec.tensor_maps = read_tensor_map_lines(source, where);  // before the arguments: a parameter may be named after one
     infer_arguments(where, settings, spec);
     if (!settings.has_block) {
         spec.block = spec.launch_dims == 2 ? std::vector<std::string>{"16", "16"} : std::vector<std::string>{"256"};
         spec.inferred.push_back("block: " + join(spec.block, ","));
     }
     read_following_launches(source, where, spec);
+    check_tensor_map_arguments(where, spec);
     // A host reference may live in a header the file includes under KPLAY_REFERENCE (a ladder's one
     // reference.h): it is looked for, and checked, in the text the reference is built from.
     if (!fixed_task && spec.task.reference.kind == ReferenceKind::host) {

@@ -16,6 +16,7 @@
 
 #include "spec/source_scan.hpp"
 #include "spec/task_spec.hpp"
+#include "spec/tensor_map_decl.hpp"
 
 namespace kplay {
 
@@ -44,6 +45,16 @@ struct KernelSpec {
     std::optional<double> tolerance;    // replaces the leading tolerance of every output's check
     std::string requirement;               // an integer expression over the sizes that must hold: "n%4==0 && n>=256"
     std::vector<FollowingLaunch> following;  // the kplay-launch lines, in order
+    // Hopper and later (spec/target_arch.hpp, spec/tensor_map_decl.hpp): the target to compile for
+    // (empty: the device's), the thread block cluster (empty: none; 1..3 integer expressions), and the
+    // TMA descriptors that arguments name.
+    std::string arch;
+    std::vector<std::string> cluster;
+    std::vector<TensorMapDecl> tensor_maps;
+    // What only a GPU can run, each named as the file writes it ("arch=sm_90a (line 1)"), for the
+    // emulated device's refusal; empty when nothing.
+    std::vector<std::string> gpu_only_features() const;
+    const TensorMapDecl* tensor_map(const std::string& name) const;  // by argument name; null when none
     int annotation_line = 0;            // 0 when the file has no annotation
     std::vector<std::string> inferred;  // what was filled in without the annotation, for the user
     std::vector<KernelDecl> kernels;    // every kernel found in the file

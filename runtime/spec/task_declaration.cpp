@@ -60,7 +60,9 @@ std::vector<DeclarationLine> find_declaration_lines(std::string_view source) {
         ++number;
         std::string name, rest;
         if (!match_kplay_line(line, name, rest)) continue;
-        if (name == "sweep") continue;  // a sweep's space (sweep/sweep_space.hpp), not part of the task
+        // A sweep's space (sweep/sweep_space.hpp) and TMA descriptors (spec/tensor_map_decl.hpp) are not
+        // part of the task: a built-in task's file may have them.
+        if (name == "sweep" || name == "tma") continue;
         lines.push_back({number, name, tokenize(rest)});
     }
     return lines;
@@ -474,7 +476,7 @@ std::optional<TaskSpec> parse_task_declaration(std::string_view source, const st
             slot = &line;
         } else if (line.kind != "buffer" && line.kind != "launch") {  // kplay-launch lines belong to the kernel spec
             throw InputError(file + ":" + std::to_string(line.number) + ": unknown line 'kplay-" + line.kind +
-                             ":' (known: kplay-task, kplay-sizes, kplay-buffer, kplay-cost, kplay-launch, kplay-sweep)");
+                             ":' (known: kplay-task, kplay-sizes, kplay-buffer, kplay-cost, kplay-launch, kplay-tma, kplay-sweep)");
         }
     }
     const NamedValues values = size_values(task, task.sizes.gpu_default);
