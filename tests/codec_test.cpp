@@ -263,7 +263,7 @@ void fields(Walk& walk, const RunRequest& a, const RunRequest& b) {
     FIELD(kernel_path); FIELD(source); FIELD(inputs); FIELD(block); FIELD(grid); FIELD(smem); FIELD(arg_overrides);
     FIELD(init_overrides); FIELD(defines); FIELD(tolerance); FIELD(arch); FIELD(device); FIELD(warmup); FIELD(repeat); FIELD(flush_l2);
     FIELD(measure_ceiling); FIELD(defer_library_ceiling); FIELD(check_test_sizes); FIELD(test_sizes_at_any_size); FIELD(bench_sizes); FIELD(keep_outputs);
-    FIELD(known_input); FIELD(rotate_inputs); FIELD(remeasure_ceiling); FIELD(baseline); FIELD(emulate);
+    FIELD(progressive); FIELD(known_input); FIELD(rotate_inputs); FIELD(remeasure_ceiling); FIELD(baseline); FIELD(emulate);
     FIELD(emulate_without_gpu); FIELD(thread_order); FIELD(order_seed); FIELD(emulation_workers); FIELD(emulation_timeout_s);
     FIELD(reference_timeout_s); FIELD(emulation_thorough); FIELD(emulation_symbol_check); FIELD(emulation_sandbox);
 }
@@ -275,7 +275,7 @@ void fields(Walk& walk, const RunReport& a, const RunReport& b) {
     FIELD(d2h_ms); FIELD(inputs_ms); FIELD(bytes); FIELD(flops); FIELD(gbps); FIELD(gflops); FIELD(ceiling);
     FIELD(percent_of_ceiling); FIELD(verdict); FIELD(check); FIELD(view); FIELD(emulated); FIELD(thread_order);
     FIELD(thorough); FIELD(host_compile_ms); FIELD(host_compile_cached); FIELD(printf_lines); FIELD(printf_dropped);
-    FIELD(warnings);
+    FIELD(warnings); FIELD(partial); FIELD(view_sent_before);
 }
 void fields(Walk& walk, const CompileFileRequest& a, const CompileFileRequest& b) {
     FIELD(path); FIELD(source); FIELD(arch); FIELD(want_ptx); FIELD(inspect); FIELD(defines);
@@ -503,6 +503,8 @@ RunReport run_report() {
     report.printf_lines = {"[block (0,0,0) thread (1,0,0)] hello"};
     report.printf_dropped = size_t{12345678901};
     report.warnings = {"threads met at different barriers"};
+    report.partial = true;
+    report.view_sent_before = true;
     return report;
 }
 
@@ -529,6 +531,7 @@ RunRequest run_request() {
     request.test_sizes_at_any_size = true;
     request.bench_sizes = true;
     request.keep_outputs = true;
+    request.progressive = true;
     request.known_input = "image:built-in";
     request.rotate_inputs = true;
     request.remeasure_ceiling = true;

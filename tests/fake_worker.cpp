@@ -24,6 +24,8 @@
 //   fail              answers a failed compile
 //   crash             dies by SIGSEGV
 //   tag NAME          the report's kernel is NAME, so a test can tell which save a result came from
+//   refine N          a progressive request first gets its partial answer (2 checked launches, the
+//                     arrays), then after N ms the final one (the repeats' timing, no arrays)
 //   registers N       the inspect compile's ptxas report says N registers (default 32)
 // --log FILE appends every request it receives to FILE, one JSON line each: {"thorough", "message"}.
 // --stdio-version N plays a remote worker of another protocol version: a stream frame header with
@@ -64,6 +66,7 @@ struct SessionOptions {
 struct Markers {
     bool hang = false, fail = false, crash = false;
     int slow_ms = 0, thorough_slow_ms = -1, baseline_slow_ms = 0;
+    int refine_ms = -1;  // a progressive run answers its checked result first, the final N ms later
     int registers = 32;  // what the inspect compile's ptxas report says
     std::string tag;
 };
@@ -89,6 +92,8 @@ Markers read_markers(const std::string& source) {
             line >> markers.thorough_slow_ms;
         else if (word == "baseline-slow")
             line >> markers.baseline_slow_ms;
+        else if (word == "refine")
+            line >> markers.refine_ms;
         else if (word == "tag")
             line >> markers.tag;
         else if (word == "registers")
@@ -250,7 +255,23 @@ void answer_session(int socket, const nlohmann::json& message, const SessionOpti
                          : options.thorough && markers.thorough_slow_ms >= 0 ? markers.thorough_slow_ms
                                                                              : markers.slow_ms;
     usleep(delay_ms * 1000);
-    const RunReport report = fake_report(request, source, markers, options);
+    RunReport report = fake_report(request, source, markers, options);
+    if (request.progressive && markers.refine_ms >= 0 && report.ok()) {
+        RunReport partial = report;
+        partial.partial = true;
+        partial.kernel_ms = {2, 2 * kFakeKernelMs, 2 * kFakeKernelMs, 2 * kFakeKernelMs, 2 * kFakeKernelMs, 0};
+        const ReportBlobs partial_blobs = make_report_blobs(partial);
+        std::vector<int> partial_fds;
+        for (const auto& blob : partial_blobs.fds) partial_fds.push_back(blob.get());
+        send_frame(socket,
+                   {{protocol_field::id, id}, {protocol_field::type, "run"}, {protocol_field::partial, true},
+                    {protocol_field::body, partial}, {protocol_field::blobs, partial_blobs.list}},
+                   partial_fds);
+        usleep(markers.refine_ms * 1000);
+        report.view = OutputView{report.view.kind, report.view.buffer};
+        report.view.input_identity = partial.view.input_identity;
+        report.view_sent_before = true;
+    }
     const ReportBlobs blobs = make_report_blobs(report);
     std::vector<int> fds;
     for (const auto& blob : blobs.fds) fds.push_back(blob.get());

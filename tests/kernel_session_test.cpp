@@ -444,3 +444,49 @@ TEST_F(KernelSessionTest, EachRunIsInspectedAndASaveShowsWhatChanged) {
     pump_for(session, 200ms);
     EXPECT_EQ(requests("compile").size(), 2u);
 }
+
+// A progressive run: the worker answers the main size's checked result first. The session shows it at
+// once (the picture, its check, the checked launches' time), with the run still in flight and nothing
+// in the history; the final answer refines the figures in place, keeps the arrays it did not resend
+// (no second upload), and the edit->result time is the first answer's, counted once.
+TEST_F(KernelSessionTest, ACheckedResultIsShownBeforeItsTimingAndRefinedInPlace) {
+    KernelSession session(fake());
+    session.inputs.repeat = 7;
+    session.open(write(matmul_file("// fake: refine 400\n")));
+    ASSERT_TRUE(pump_until(session, [&] { return session.last() && session.last()->partial; }));
+    EXPECT_TRUE(last_run_request().progressive);
+    EXPECT_TRUE(session.busy()) << "the timing is still on its way";
+    EXPECT_EQ(session.results_received(), 0);
+    EXPECT_TRUE(session.history().empty());
+    EXPECT_EQ(session.last()->kernel_ms.count, 2) << "timed by the two checked launches so far";
+    EXPECT_TRUE(session.last()->check.passed);
+    ASSERT_TRUE(session.shown());
+    EXPECT_EQ(session.shown()->view.series.got_min, (std::vector<float>{1, 2, 3, 4}));
+    const int version = session.output_version();
+
+    ASSERT_TRUE(pump_until(session, [&] { return session.results_received() == 1; }));
+    EXPECT_FALSE(session.last()->partial);
+    EXPECT_EQ(session.last()->kernel_ms.count, 7) << "the timed repeats' figures replace the checked ones";
+    EXPECT_FALSE(session.busy());
+    ASSERT_EQ(session.history().size(), 1u);
+    ASSERT_TRUE(session.shown());
+    EXPECT_EQ(session.shown()->view.series.got_min, (std::vector<float>{1, 2, 3, 4})) << "kept from the first answer";
+    EXPECT_EQ(session.output_version(), version) << "the same arrays are not uploaded again";
+    session.frame_presented();
+
+    // An edit: its time is measured at the checked result, once, and lands in the run's history entry.
+    std::this_thread::sleep_for(50ms);
+    write(matmul_file("// fake: refine 300\n// edited\n"));
+    ASSERT_TRUE(pump_until(session, [&] { return session.last() && session.last()->partial; }));
+    session.frame_presented();
+    ASSERT_EQ(session.latencies_ms().size(), 1u);
+    const double first_answer_ms = session.latencies_ms().front();
+    EXPECT_LT(first_answer_ms, 300) << "not held back by the timing";
+    EXPECT_EQ(session.history().size(), 1u);
+    ASSERT_TRUE(pump_until(session, [&] { return session.results_received() == 2; }));
+    session.frame_presented();
+    EXPECT_EQ(session.latencies_ms().size(), 1u);
+    ASSERT_EQ(session.history().size(), 2u);
+    EXPECT_EQ(session.history().back().latency_ms, first_answer_ms);
+    EXPECT_EQ(session.output_version(), version + 1) << "the edit's picture was uploaded once";
+}

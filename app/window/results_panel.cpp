@@ -104,8 +104,12 @@ void draw_results_panel(AppState& state) {
         row("kernel", "median %.1f ms (CPU time: not a GPU figure)", r.kernel_ms.median);
     } else if (r.ok()) {
         row("module load", "%.2f ms", r.module_load_ms);
-        row("kernel", "median %.4f ms  (min %.4f, max %.4f) over %d runs", r.kernel_ms.median, r.kernel_ms.min, r.kernel_ms.max,
-            r.kernel_ms.count);
+        if (r.partial)  // the checked result, shown before its timed repeats (RunReport::partial)
+            row("kernel", "%.4f ms over the %d checked launches; timing %d repeats and checking more sizes...", r.kernel_ms.median,
+                r.kernel_ms.count, session.inputs.repeat);
+        else
+            row("kernel", "median %.4f ms  (min %.4f, max %.4f) over %d runs", r.kernel_ms.median, r.kernel_ms.min, r.kernel_ms.max,
+                r.kernel_ms.count);
         row("transfers", "H2D %.2f ms, D2H %.2f ms", r.h2d_ms, r.d2h_ms);
     }
     if (r.ok()) {

@@ -61,8 +61,18 @@ void answer(int socket, kplay::Engine& engine, const nlohmann::json& request, bo
         }
         case MessageKind::run: {
             engine.set_progress_callback([&](Phase phase, double fraction) { send_frame(socket, progress_message(id, phase, fraction)); });
+            engine.set_partial_callback([&](const RunReport& partial) {
+                // The same answer's first part: the checked result, before the timing (RunReport::partial).
+                const ReportBlobs partial_blobs = make_report_blobs(partial);
+                nlohmann::json message = {{protocol_field::id, id}, {protocol_field::type, type}, {protocol_field::partial, true},
+                                          {protocol_field::body, partial}, {protocol_field::blobs, partial_blobs.list}};
+                std::vector<int> partial_fds;
+                for (const auto& blob : partial_blobs.fds) partial_fds.push_back(blob.get());
+                send_frame(socket, message, partial_fds);
+            });
             const RunReport report = engine.run(request.at(protocol_field::body).get<RunRequest>());
             engine.set_progress_callback(nullptr);
+            engine.set_partial_callback(nullptr);
             blobs = make_report_blobs(report);
             exit_after = report.sticky_fault();
             response[protocol_field::body] = report;
@@ -141,6 +151,9 @@ int main(int argc, char** argv) {
                 bool exit_after = false;
                 answer(socket, engine, frame->message, exit_after);
                 if (exit_after) return kExitAfterStickyFault;
+                // A client asks for the devices first and runs next: the GPU's context (a few hundred ms)
+                // is made while its answer travels and the client sends the run, not after the run arrives.
+                if (kplay::message_kind(frame->message) == kplay::MessageKind::devices) engine.open_first_gpu();
             }
             if (reader.read_from(socket) == kplay::FrameReader::Status::closed) return 0;
         }

@@ -260,7 +260,7 @@ void to_json(nlohmann::json& j, const RunRequest& v) {
          {"grid", v.grid}, {"smem", v.smem}, {"arg_overrides", v.arg_overrides}, {"init_overrides", v.init_overrides}, {"defines", v.defines},
          {"tolerance", v.tolerance}, {"arch", v.arch}, {"device", v.device}, {"warmup", v.warmup}, {"repeat", v.repeat},
          {"flush_l2", v.flush_l2}, {"measure_ceiling", v.measure_ceiling}, {"defer_library_ceiling", v.defer_library_ceiling},
-         {"check_test_sizes", v.check_test_sizes}, {"test_sizes_at_any_size", v.test_sizes_at_any_size}, {"bench_sizes", v.bench_sizes}, {"keep_outputs", v.keep_outputs}, {"known_input", v.known_input},
+         {"check_test_sizes", v.check_test_sizes}, {"test_sizes_at_any_size", v.test_sizes_at_any_size}, {"bench_sizes", v.bench_sizes}, {"keep_outputs", v.keep_outputs}, {"progressive", v.progressive}, {"known_input", v.known_input},
          {"rotate_inputs", v.rotate_inputs}, {"remeasure_ceiling", v.remeasure_ceiling}, {"baseline", v.baseline},
          {"emulate", v.emulate}, {"emulate_without_gpu", v.emulate_without_gpu}, {"thread_order", v.thread_order},
          {"order_seed", v.order_seed}, {"emulation_workers", v.emulation_workers}, {"emulation_timeout_s", v.emulation_timeout_s},
@@ -292,6 +292,7 @@ void from_json(const nlohmann::json& j, RunRequest& v) {
     j.at("test_sizes_at_any_size").get_to(v.test_sizes_at_any_size);
     j.at("bench_sizes").get_to(v.bench_sizes);
     j.at("keep_outputs").get_to(v.keep_outputs);
+    if (const auto it = j.find("progressive"); it != j.end()) it->get_to(v.progressive);
     j.at("known_input").get_to(v.known_input);
     j.at("rotate_inputs").get_to(v.rotate_inputs);
     j.at("remeasure_ceiling").get_to(v.remeasure_ceiling);
@@ -320,7 +321,8 @@ void to_json(nlohmann::json& j, const RunReport& v) {
          {"gbps", v.gbps}, {"gflops", v.gflops}, {"ceiling", v.ceiling}, {"percent_of_ceiling", v.percent_of_ceiling},
          {"verdict", v.verdict}, {"check", v.check}, {"view", v.view}, {"emulated", v.emulated}, {"thread_order", v.thread_order},
          {"thorough", v.thorough}, {"host_compile_ms", v.host_compile_ms}, {"host_compile_cached", v.host_compile_cached},
-         {"printf_lines", v.printf_lines}, {"printf_dropped", v.printf_dropped}, {"warnings", v.warnings}};
+         {"printf_lines", v.printf_lines}, {"printf_dropped", v.printf_dropped}, {"warnings", v.warnings}, {"partial", v.partial},
+         {"view_sent_before", v.view_sent_before}};
 }
 
 void from_json(const nlohmann::json& j, RunReport& v) {
@@ -372,6 +374,8 @@ void from_json(const nlohmann::json& j, RunReport& v) {
     j.at("printf_lines").get_to(v.printf_lines);
     j.at("printf_dropped").get_to(v.printf_dropped);
     j.at("warnings").get_to(v.warnings);
+    if (const auto it = j.find("partial"); it != j.end()) it->get_to(v.partial);
+    if (const auto it = j.find("view_sent_before"); it != j.end()) it->get_to(v.view_sent_before);
 }
 
 void to_json(nlohmann::json& j, const CompileFileRequest& v) {

@@ -3,6 +3,8 @@
 //
 //   request:  {"id": N, "type": "run" | "compile" | "devices" | "stats" | "ping", "body": {...}}
 //   progress: {"id": N, "type": "progress", "phase": "compile" | "cpu" | "gpu", "fraction": 0..1 or -1}
+//   a progressive run's first answer: {"id": N, "type": "run", "partial": true, "body": RunReport, "blobs": [...]},
+//   then its final answer as any run's.
 //   answer:   {"id": N, "type": <the request's>, "body": {...}, "blobs": [{"name": ..., "size": bytes}]}
 //             or {"id": N, "type": ..., "error": "why the worker could not handle it"}
 //   hello:    {"type": "hello", "body": {"host", "pid", "worker"}}: the first frame a remote worker
@@ -43,6 +45,7 @@ inline constexpr const char* name = "name";
 inline constexpr const char* size = "size";
 inline constexpr const char* failure = "failure";
 inline constexpr const char* limits = "limits";
+inline constexpr const char* partial = "partial";  // true on a progressive run's first answer; the final one follows
 }  // namespace protocol_field
 
 nlohmann::json request_message(MessageKind kind, uint64_t id, nlohmann::json body);

@@ -98,6 +98,12 @@ struct RunReport {
     std::vector<std::string> printf_lines;  // tagged "[block (x,y,z) thread (x,y,z)] text"
     size_t printf_dropped = 0;
     std::vector<std::string> warnings;  // e.g. threads meeting at different barriers
+    // A progressive run (RunRequest::progressive) answers twice. First the main size's checked result,
+    // `partial`, with kernel_ms from the checked launches only: the picture and the verdict of its check
+    // before any timed repeat, test size or second seed. Then the whole report, whose view leaves out the
+    // arrays the first answer carried (`view_sent_before`): the client keeps those.
+    bool partial = false;
+    bool view_sent_before = false;
 
     bool ok() const { return error.empty() && stage == Stage::done; }
     bool sticky_fault() const { return fault.sticky; }

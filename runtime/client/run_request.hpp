@@ -62,6 +62,7 @@ struct RunRequest {
     // Without inputs.size: the task's bench size (kplay-cli bench) instead of its default size.
     bool bench_sizes = false;
     bool keep_outputs = false;  // fill the report's OutputView (the window wants it)
+    bool progressive = false;   // answer the main size's checked result first (RunReport::partial)
     std::string known_input;    // the caller already has the input with this identity: do not send it again
     // Benchmarks: keep several copies of inputs that fit in L2 and rotate through them, measure the
     // ceilings afresh (not from the cache file), or time a library instead of the kernel.

@@ -498,7 +498,12 @@ std::optional<WorkerResult> WorkerClient::advance() {
                     continue;
                 }
                 // Decode before letting go of the request: a bad answer still fails *this* request.
+                const bool partial = frame->message.value(protocol_field::partial, false) && in_flight_->kind == MessageKind::run;
                 WorkerResult result = decode(*in_flight_, std::move(*frame));
+                if (partial) {
+                    result.partial = true;  // the final answer follows; the request stays in flight
+                    return result;
+                }
                 in_flight_.reset();
                 if (result.kind == MessageKind::run && result.run.sticky_fault() && !remote()) {
                     // The worker's CUDA context is dead: replace the process before the next request.

@@ -81,6 +81,9 @@ struct WorkerResult {
     double elapsed_ms = 0;        // from sending to the answer (or the failure)
     double link_ms = -1;          // a remote worker: elapsed_ms less the host's own time
     pid_t worker_pid = 0;
+    // A progressive run's first answer (RunReport::partial): the request stays in flight, and its final
+    // answer comes from a later poll().
+    bool partial = false;
     bool ok() const { return failure == WorkerFailure::none; }
 };
 

@@ -222,7 +222,8 @@ private:
             message[protocol_field::failure] = {{"kind", worker_failure_name(result.failure)}, {"message", result.failure_message}};
         scratch_.restore_client_paths(message);
         message["host_ms"] = std::chrono::duration<double, std::milli>(Clock::now() - job_->received).count();
-        job_.reset();
+        if (result.partial) message[protocol_field::partial] = true;  // the job goes on: its final answer follows
+        else job_.reset();
         std::vector<int> fds;
         for (const auto& blob : blobs.fds) fds.push_back(blob.get());
         send_stream_frame(options_.out_fd, message, fds);

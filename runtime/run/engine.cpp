@@ -54,6 +54,16 @@ int64_t Engine::device_memory_in_use() {
     return static_cast<int64_t>(total - free);
 }
 
+void Engine::open_first_gpu() {
+    if (!gpus_.empty() || !driver_status().ready()) return;
+    try {
+        if (query_devices().devices.empty()) return;
+        gpu(0);
+    } catch (const std::exception&) {
+        gpus_.erase(0);  // the run that needs it says why
+    }
+}
+
 CudaDevice& Engine::gpu(int ordinal) {
     auto& slot = gpus_[ordinal];
     if (!slot) slot = std::make_unique<CudaDevice>(ordinal);
@@ -85,16 +95,6 @@ CompileFileResult Engine::compile_file(const CompileFileRequest& request) {
     } catch (const InputError& error) {
         result.spec_problem = error.what();  // still compile: the diagnostics are what the user wants
     }
-    result.compile = cache_.compile(compile);
-    return result;
-}
-
-RunReport Engine::run(const RunRequest& request) {
-    RunReport report;
-    report.file = request.kernel_path.string();
-    const DeviceQuery devices = query_devices();  // one device query per run
-    EngineServices services{config_, cache_, [this](int ordinal) -> CudaDevice& { return gpu(ordinal); }, inputs_, references_, progress_, devices};
-    try {
     try {
         // The request's target, else the file's arch= (sm_90a for wgmma), else the device's.
         const std::string wanted = !request.arch.empty() ? request.arch : result.spec ? result.spec->arch : std::string();
@@ -105,6 +105,16 @@ RunReport Engine::run(const RunRequest& request) {
         return result;
     }
     compile.options.arch = arch;
+    result.compile = cache_.compile(compile);
+    return result;
+}
+
+RunReport Engine::run(const RunRequest& request) {
+    RunReport report;
+    report.file = request.kernel_path.string();
+    const DeviceQuery devices = query_devices();  // one device query per run
+    EngineServices services{config_, cache_, [this](int ordinal) -> CudaDevice& { return gpu(ordinal); }, inputs_, references_, progress_, partial_, devices};
+    try {
         run_pipeline(request, report, services);
     } catch (const ApiError& error) {
         report.error = error.what();

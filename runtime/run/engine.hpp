@@ -41,6 +41,9 @@ constexpr const char* kDefaultArch = "compute_90";
 // Called as a run moves between phases, and as a long CPU reference gets further (fraction 0..1, or
 // -1 when unknown). The worker forwards it so the watchdog times each phase by its own limit.
 using ProgressCallback = std::function<void(Phase phase, double fraction)>;
+// Called once in a progressive run (RunRequest::progressive) with the main size's checked result,
+// before its timed repeats and further sizes (RunReport::partial).
+using PartialCallback = std::function<void(const RunReport& partial)>;
 
 class Engine {
 public:
@@ -52,10 +55,14 @@ public:
     // The GPUs, the emulated CPU device and the NVRTC version.
     DeviceQuery devices() const;
     void set_progress_callback(ProgressCallback callback) { progress_ = std::move(callback); }
+    void set_partial_callback(PartialCallback callback) { partial_ = std::move(callback); }
     // Bytes in use on the device of the last run (-1 when no context exists yet): for leak checks.
     int64_t device_memory_in_use();
     CompileFileResult compile_file(const CompileFileRequest& request);
     RunReport run(const RunRequest& request);
+    // Makes GPU 0's context now, if there is a GPU and no context yet (the first run then finds it
+    // made); a failure is left for that run to report.
+    void open_first_gpu();
     const EngineConfig& config() const { return config_; }
 
 private:
@@ -67,6 +74,7 @@ private:
     InputCache inputs_;
     References references_;
     ProgressCallback progress_;
+    PartialCallback partial_;
 };
 
 }  // namespace kplay

@@ -327,6 +327,13 @@ private:
         settings.repeat = request_.repeat;
         settings.flush_l2 = request_.flush_l2;
         settings.rotate_inputs = request_.rotate_inputs;
+        bool checked_early = false;
+        if (main && request_.progressive && services_.partial)
+            settings.after_checked = [&](const RunnerResult& checked) {
+                check_size(run, checked, main);
+                checked_early = true;
+                send_partial(checked);
+            };
         run.launches = run_launches(*device_, sequence(run), run.data, settings);
         if (main) keep_launch_results(run.launches);
         if (!run.launches.failure.ok) {
@@ -340,7 +347,13 @@ private:
             return main ? std::nullopt : std::optional<SizeRun>(std::move(run));
         }
 
-        stage(Stage::check);
+        if (!checked_early) check_size(run, run.launches, main);
+        return run;
+    }
+
+    // The outputs against the reference; the main size's check fills the report and its view.
+    void check_size(SizeRun& run, const RunnerResult& launches, bool main) {
+        if (main) report_.stage = Stage::check;
         progress(Phase::cpu);
         RunCheckInput check{&spec_.task, &run.data, &launches.first, run.expected.get(), &launches.inputs_after, tolerance()};
         run.check = check_run(check);
@@ -356,19 +369,38 @@ private:
         }
     }
 
-    void keep_launch_results(const RunnerResult& launches) {
-        report_.kernel_ms = launches.timing;
-        report_.warmup = launches.warmup;
-        report_.l2_flushed = launches.l2_flushed;
-        report_.input_copies = launches.copies;
-        report_.h2d_ms = launches.h2d_ms;
-        report_.d2h_ms = launches.d2h_ms;
-        report_.printf_lines = launches.printf_lines;
-        report_.printf_dropped = launches.printf_dropped;
-        report_.warnings = launches.warnings;
-        const NamedValues& values = report_.values;
-        report_.bytes = spec_.task.cost.bytes.empty() ? 0 : evaluate_real_expr(spec_.task.cost.bytes, values);
-        report_.flops = spec_.task.cost.flops.empty() ? 0 : evaluate_real_expr(spec_.task.cost.flops, values);
+    // The first answer of a progressive run: the main size as checked, timed by its checked launches.
+    // Its view's arrays go with it only; the final report says they were sent.
+    void send_partial(const RunnerResult& checked) {
+        RunReport partial = report_;
+        keep_launch_results_into(checked, partial);
+        partial.partial = true;
+        partial.stage = Stage::done;
+        apply_verdict(partial);
+        services_.partial(partial);
+        if (partial.view.drawable()) {
+            report_.view = OutputView{report_.view.kind, report_.view.buffer};
+            report_.view.input_identity = partial.view.input_identity;
+            report_.view_sent_before = true;
+        }
+        progress(Phase::gpu);  // the timed repeats follow
+    }
+
+    void keep_launch_results(const RunnerResult& launches) { keep_launch_results_into(launches, report_); }
+
+    void keep_launch_results_into(const RunnerResult& launches, RunReport& report) const {
+        report.kernel_ms = launches.timing;
+        report.warmup = launches.warmup;
+        report.l2_flushed = launches.l2_flushed;
+        report.input_copies = launches.copies;
+        report.h2d_ms = launches.h2d_ms;
+        report.d2h_ms = launches.d2h_ms;
+        report.printf_lines = launches.printf_lines;
+        report.printf_dropped = launches.printf_dropped;
+        report.warnings = launches.warnings;
+        const NamedValues& values = report.values;
+        report.bytes = spec_.task.cost.bytes.empty() ? 0 : evaluate_real_expr(spec_.task.cost.bytes, values);
+        report.flops = spec_.task.cost.flops.empty() ? 0 : evaluate_real_expr(spec_.task.cost.flops, values);
     }
 
     // The image the output was made from, so the window shows what the worker decoded (unless the

@@ -24,6 +24,7 @@ struct EngineServices {
     InputCache& inputs;
     References& references;
     const ProgressCallback& progress;
+    const PartialCallback& partial;
     const DeviceQuery& devices;  // queried once per run
 };
 

@@ -143,11 +143,9 @@ RunnerResult run_launches(Device& device, const std::vector<PlannedLaunch>& sequ
                 }
     }
 
-    if (!settings.timed) return result;
-    if (!device.times_repeats()) {
-        result.timing = summarize_timings(checked_ms);
-        return result;
-    }
+    result.timing = summarize_timings(checked_ms);
+    if (!settings.timed || !device.times_repeats()) return result;
+    if (settings.after_checked) settings.after_checked(result);
     result.warmup = std::max(0, settings.warmup);
     for (int i = 0; i < result.warmup; ++i) {
         BufferSet& set = sets[static_cast<size_t>(i % result.copies)];

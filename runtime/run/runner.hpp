@@ -8,6 +8,7 @@
 // caught exactly. After them the inputs are read back: a kernel that writes an `in` buffer is flagged.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -18,12 +19,17 @@
 
 namespace kplay {
 
+struct RunnerResult;
+
 struct RunnerSettings {
     bool timed = true;  // warm-ups and repeats after the checked launches (where the device times repeats)
     int warmup = 3;
     int repeat = 20;
     bool flush_l2 = true;
     bool rotate_inputs = false;  // inputs that fit in L2 rotate through copies between timed launches
+    // Called after the two checked launches, before any warm-up, with the outputs read back and
+    // `timing` summarising the checked launches: a progressive run shows that result at once.
+    std::function<void(const RunnerResult&)> after_checked;
 };
 
 struct RunnerResult {

@@ -180,6 +180,7 @@ RunRequest KernelSession::make_request() const {
     request.kernel_path = file_;
     request.source = source_;
     request.keep_outputs = true;
+    request.progressive = true;  // the checked result first, its timing after (show_partial)
     request.defer_library_ceiling = true;  // measured in a request of its own, so no run waits for it
     if (shown_ && !shown_->view.input.empty()) request.known_input = shown_->view.input_identity;  // don't ship it again
     request.warmup = inputs.warmup;
@@ -332,6 +333,12 @@ void KernelSession::handle(WorkerResult result, bool from_thorough_worker) {
     if (shown_ && view.input.empty() && !view.input_identity.empty() && view.input_identity == shown_->view.input_identity)
         view.input = shown_->view.input;
     if (result.id != in_flight_) return;  // overtaken by a newer save or setting
+    if (result.partial) return show_partial(std::move(result.run));
+    // The final answer of a run whose checked result is on screen: its arrays came with that one.
+    const bool after_partial = partial_of_ == result.id;
+    partial_of_ = 0;
+    const bool same_view = after_partial && result.run.view_sent_before && shown_ && shown_partial_;
+    if (same_view) view = shown_->view;
     in_flight_ = 0;
     ++results_received_;
     if (result.failure == WorkerFailure::timeout) hung_key_ = in_flight_key_;
@@ -340,7 +347,26 @@ void KernelSession::handle(WorkerResult result, bool from_thorough_worker) {
         recent_results_.insert(recent_results_.begin(), {in_flight_key_, result.run});
         if (recent_results_.size() > 8) recent_results_.pop_back();
     }
-    accept(std::move(result.run), result.elapsed_ms, false);
+    accept(std::move(result.run), result.elapsed_ms, false, after_partial, same_view);
+}
+
+void KernelSession::show_partial(RunReport report) {
+    // The main size as checked, before its timed repeats, further sizes and second seed: the picture
+    // and its verdict now; the final answer refines the figures in place (RunReport::partial).
+    partial_of_ = in_flight_;
+    apply_library_ceiling(report);
+    shown_partial_ = false;
+    if (report.ok() && report.view.drawable()) {
+        shown_ = report;
+        shown_stale_ = false;
+        shown_partial_ = true;
+        ++output_version_;
+    }
+    last_ = std::move(report);
+    last_->view = OutputView{last_->view.kind, last_->view.buffer};
+    // The edit->result time is to this answer: it is the one the user sees first.
+    latency_pending_ = in_flight_change_.has_value();
+    if (latency_pending_) latency_start_ = in_flight_change_;
 }
 
 void KernelSession::apply_library_ceiling(RunReport& report) const {
@@ -355,11 +381,12 @@ void KernelSession::apply_library_ceiling(RunReport& report) const {
     if (found->second <= 0) report.verdict = "cuBLAS could not run here: " + baseline_note_;
 }
 
-void KernelSession::accept(RunReport report, double worker_ms, bool reused) {
+void KernelSession::accept(RunReport report, double worker_ms, bool reused, bool after_partial, bool same_view) {
     if (report.ok() && report.view.drawable()) {
         shown_ = report;
         shown_stale_ = false;
-        ++output_version_;
+        shown_partial_ = false;
+        if (!same_view) ++output_version_;  // the same arrays: nothing to upload again
     } else if (shown_) {
         shown_stale_ = true;  // keep the last good output visible, marked stale
     }
@@ -369,10 +396,14 @@ void KernelSession::accept(RunReport report, double worker_ms, bool reused) {
     last_request_ = in_flight_request_;
     fault_locations_.clear();  // they were of the run before
     if (last_->ok()) record_history(*last_, worker_ms, reused);
+    if (after_partial && partial_latency_ms_ && last_->ok() && !history_.empty()) history_.back().latency_ms = *partial_latency_ms_;
+    partial_latency_ms_.reset();
     if (!reused) ask_for_inspection(*last_);
     if (find_fault_automatically && can_find_fault_line()) find_fault_line();
-    latency_pending_ = in_flight_change_.has_value();
-    if (latency_pending_) latency_start_ = in_flight_change_;
+    if (!after_partial) {  // else it was measured at the checked result
+        latency_pending_ = in_flight_change_.has_value();
+        if (latency_pending_) latency_start_ = in_flight_change_;
+    }
     ask_for_library_ceiling(*last_);
 }
 
@@ -429,7 +460,9 @@ void KernelSession::frame_presented() {
         opened_to_result_ms_ = ms;
     } else {
         latencies_ms_.push_back(ms);
-        if (!history_.empty() && last_ && last_->ok()) history_.back().latency_ms = ms;
+        // A checked result's run is not in the history yet: its entry takes the time when it comes.
+        if (last_ && last_->partial) partial_latency_ms_ = ms;
+        else if (!history_.empty() && last_ && last_->ok()) history_.back().latency_ms = ms;
     }
     latency_pending_ = false;
     latency_start_.reset();

@@ -165,7 +165,9 @@ private:
     void handle(WorkerResult result, bool from_thorough_worker = false);
     void handle_devices(const WorkerResult& result);
     void handle_baseline(const WorkerResult& result);
-    void accept(RunReport report, double worker_ms, bool reused);
+    // `after_partial`: its checked result was shown already (show_partial); `same_view`: with the same arrays.
+    void accept(RunReport report, double worker_ms, bool reused, bool after_partial = false, bool same_view = false);
+    void show_partial(RunReport report);
     void record_history(const RunReport& report, double worker_ms, bool reused);
     void ask_for_library_ceiling(const RunReport& report);
     void apply_library_ceiling(RunReport& report) const;
@@ -218,6 +220,9 @@ private:
     int retries_ = 0;
     std::optional<LatencyStart> latency_start_;
     bool latency_pending_ = false;
+    uint64_t partial_of_ = 0;     // the run in flight whose checked result is on screen (0: none)
+    std::optional<double> partial_latency_ms_;  // its edit->result time, for its history entry
+    bool shown_partial_ = false;  // shown_ holds that result's arrays
     std::optional<double> opened_to_result_ms_;
     bool last_latency_opened_ = false;
     int reloads_ = 0, runs_submitted_ = 0, results_received_ = 0, output_version_ = 0;
