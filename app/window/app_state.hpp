@@ -4,6 +4,7 @@
 #include <array>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -89,6 +90,7 @@ struct AppState {
     std::string inspector;  // the pixel under the cursor, in words
     std::string printf_filter;  // substring the printf panel's lines must contain
     FrameStats frames;
+    std::optional<double> launch_to_result_ms;  // from the process's start to the first result on screen (cold start)
     int frames_while_busy = 0;  // drawn while a run was in flight: the UI thread never waits on the worker
     std::vector<KernelEntry> kernels;
     int compare_a = -1, compare_b = -1;

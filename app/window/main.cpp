@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "base/install_paths.hpp"
+#include "base/process_clock.hpp"
 #include "remote/remote_target.hpp"
 #include "panels.hpp"
 #include "wrapped_text.hpp"
@@ -161,6 +162,38 @@ int main(int argc, char** argv) {
         ->group("");
     CLI11_PARSE(app, argc, argv);
 
+    // The worker, its device query, the GPU's context and the first run start before the window: they
+    // overlap the window's own start (GLFW, the GL context, fonts), and the first result comes sooner.
+    const SavedSettings saved = load_settings();
+    WorkerOptions options;
+    options.run_timeout_s = timeout;
+    try {
+        if (!remote.empty()) options.remote = ssh_target(remote);
+        else if (!remote_command.empty()) options.remote = command_target(remote_command);
+    } catch (const std::exception& error) {
+        std::fprintf(stderr, "kplay: %s\n", error.what());
+        return 2;
+    }
+    KernelSession session(options);
+    session.inputs.sizes = saved.sizes;
+    session.inputs.image_path = !image.empty() ? image : file.empty() ? saved.image : "";
+    if (emulated || thorough) session.inputs.device = kEmulatedDevice;
+    session.inputs.thorough = thorough;
+    std::filesystem::path kernel = file;
+    if (kernel.empty()) kernel = !saved.kernel.empty() && std::filesystem::exists(saved.kernel)
+                                     ? std::filesystem::path(saved.kernel)
+                                     : seed_kernel_path();
+    if (!saved.kernel.empty() && std::filesystem::path(saved.kernel) == kernel) {
+        // The same kernel as last time: its launch settings come back too (before the first run).
+        session.overrides.block = saved.block;
+        session.overrides.grid = saved.grid;
+        session.overrides.smem = saved.smem;
+        session.overrides.args = saved.args;
+    }
+    session.find_fault_automatically = find_fault || saved.find_fault_automatically;
+    session.open(kernel, /*keep_overrides=*/true);
+    if (!size.empty() && !session.set_size_text(size)) std::fprintf(stderr, "kplay: --size %s: %s\n", size.c_str(), session.notice().c_str());
+
     if (!glfwInit()) {
         std::fprintf(stderr, "kplay: cannot open a window (no display? set DISPLAY or use kplay-cli)\n");
         return 1;
@@ -168,13 +201,13 @@ int main(int argc, char** argv) {
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-    const SavedSettings saved = load_settings();
     GLFWwindow* window = glfwCreateWindow(saved.window_w, saved.window_h, "kplay", nullptr, nullptr);
     if (!window) {
         std::fprintf(stderr, "kplay: cannot create an OpenGL 3.3 window\n");
         glfwTerminate();
         return 1;
     }
+    session.update();  // the device list may be in: the first run goes now
     glfwMakeContextCurrent(window);
     glfwSwapInterval(1);
     glfwSetDropCallback(window, on_drop);
@@ -194,19 +227,10 @@ int main(int argc, char** argv) {
     ImFont* code_font = nullptr;
     const FontChoice font = load_fonts(scale, code_font);
     std::fprintf(stderr, "kplay: font: %s%s%s\n", font.description.c_str(), font.path.empty() ? "" : ", ", font.path.c_str());
+    session.update();
     ImGui_ImplGlfw_InitForOpenGL(window, true);
     ImGui_ImplOpenGL3_Init("#version 330 core");
 
-    WorkerOptions options;
-    options.run_timeout_s = timeout;
-    try {
-        if (!remote.empty()) options.remote = ssh_target(remote);
-        else if (!remote_command.empty()) options.remote = command_target(remote_command);
-    } catch (const std::exception& error) {
-        std::fprintf(stderr, "kplay: %s\n", error.what());
-        return 2;
-    }
-    KernelSession session(options);
     ImageViews views;
     views.load_shaders();
     WorkerOptions sweep_options = options;  // the same machine, local or remote
@@ -218,33 +242,15 @@ int main(int argc, char** argv) {
     state.content_scale = scale;
     state.left_width = saved.left_width * scale / std::max(1.0f, scale);
     state.kernels = list_kernels(kernels_dir());
-    session.inputs.sizes = saved.sizes;
     state.output_dir = saved.output_dir;
-    session.inputs.image_path = !image.empty() ? image : file.empty() ? saved.image : "";
     state.image_box = session.inputs.image_path;
-    if (emulated || thorough) session.inputs.device = kEmulatedDevice;
-    session.inputs.thorough = thorough;
-    std::filesystem::path kernel = file;
-    if (kernel.empty()) kernel = !saved.kernel.empty() && std::filesystem::exists(saved.kernel)
-                                     ? std::filesystem::path(saved.kernel)
-                                     : seed_kernel_path();
     state.path_box = kernel.string();
-    if (!saved.kernel.empty() && std::filesystem::path(saved.kernel) == kernel) {
-        // The same kernel as last time: its launch settings come back too (before the first run).
-        session.overrides.block = saved.block;
-        session.overrides.grid = saved.grid;
-        session.overrides.smem = saved.smem;
-        session.overrides.args = saved.args;
-    }
-    session.find_fault_automatically = find_fault || saved.find_fault_automatically;
-    session.open(kernel, /*keep_overrides=*/true);
     if (tab == "inside") state.requested_tab = 1;
     if (tab == "sweep") state.requested_tab = 2;
     state.inside.selected_line = std::max(0, select_line);
     state.inside.scroll_pending = select_line > 0;
     if (diff_against == "previous") state.inside.diff_against = -1;
     else if (!diff_against.empty()) state.inside.diff_against = std::max(0, std::atoi(diff_against.c_str()));
-    if (!size.empty() && !session.set_size_text(size)) std::fprintf(stderr, "kplay: --size %s: %s\n", size.c_str(), session.notice().c_str());
 
     // Wakes the loop as soon as a save arrives (inotify) or the worker answers (its socket; a remote
     // worker's answer arrives in pieces and must be read promptly), so an idle window reacts without
@@ -344,6 +350,7 @@ int main(int argc, char** argv) {
         if (screenshot_due) write_screenshot(screenshot, width, height);
         glfwSwapBuffers(window);
         session.frame_presented();
+        if (!state.launch_to_result_ms && session.opened_to_result_ms()) state.launch_to_result_ms = ms_since_process_start();
         if (session.busy()) ++state.frames_while_busy;
         state.frames.add(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frame_start).count());
         if (!dump_state.empty() && (ImGui::GetTime() - last_dump > 0.2 || screenshot_due)) {

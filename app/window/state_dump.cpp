@@ -103,6 +103,7 @@ void write_state_dump(const AppState& state, const std::filesystem::path& path) 
                            {"edit_to_result_ms", session.latencies_ms()},
                            {"opened_to_result_ms", session.opened_to_result_ms() ? nlohmann::json(*session.opened_to_result_ms()) : nlohmann::json()},
                            {"showing_opened_result", session.showing_opened_result()},
+                           {"launch_to_result_ms", state.launch_to_result_ms ? nlohmann::json(*state.launch_to_result_ms) : nlohmann::json()},
                            {"emulating", session.emulating()},
                            {"sizes", session.current_sizes()}};
     if (session.spec()) {
