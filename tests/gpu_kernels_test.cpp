@@ -10,7 +10,9 @@ using namespace kplay;
 namespace {
 
 Engine& engine() {
-    static Engine instance(EngineConfig{{}, test::kernels_dir() / "include", default_engine_config().cuda_include_dir});
+    // The emulated device's prelude too: declared tasks with a host reference or a reference kernel build it.
+    static Engine instance(EngineConfig{{}, test::kernels_dir() / "include", default_engine_config().cuda_include_dir,
+                                        default_engine_config().emu_include_dir});
     return instance;
 }
 
@@ -55,8 +57,49 @@ TEST(GpuKernels, MatmulKernelsAreCorrect) {
     ASSERT_GE(files.size(), 3u);
     for (const auto& file : files) {
         expect_passes(request_for(file, "512"));
-        expect_passes(request_for(file, "1000x999x1001"));
+        expect_passes(request_for(file, test::irregular_matmul_size(file)));
+        if (test::loads_through_tma(file)) expect_passes(request_for(file, "4096"));  // Hopper's rungs at the bench size, checked in full
     }
+}
+
+// Hopper's features through the whole path: a cluster launch (cuLaunchKernelEx) whose blocks read their
+// rank in it, and a TMA descriptor kplay builds over a buffer, at a regular, an irregular and a tiny size.
+TEST(GpuHopper, AClusterLaunchGivesEachBlockItsRankInItsCluster) {
+    if (const std::string why = test::why_no_gpu(); !why.empty()) GTEST_SKIP() << why;
+    const RunReport report = engine().run(request_for(test::data_dir() / "hopper/cluster_ranks.cu", ""));
+    ASSERT_TRUE(report.ok()) << report.stage << ": " << report.error << "\n" << report.compile.log;
+    EXPECT_EQ(report.launch.cluster.text(), "4,1,1");
+    EXPECT_TRUE(report.check.passed) << report.check.summary << " " << report.check.first_bad;
+    for (const auto& size : report.check.sizes) EXPECT_TRUE(size.passed) << size.sizes << ": " << size.summary;
+    EXPECT_GE(report.check.sizes.size(), 2u);
+}
+
+TEST(GpuHopper, TmaDescriptorsAreBuiltOverEachRunsBuffer) {
+    if (const std::string why = test::why_no_gpu(); !why.empty()) GTEST_SKIP() << why;
+    const RunReport report = engine().run(request_for(test::data_dir() / "hopper/tma_copy.cu", ""));
+    ASSERT_TRUE(report.ok()) << report.stage << ": " << report.error << "\n" << report.compile.log;
+    EXPECT_EQ(report.compile.arch, "sm_90a");
+    ASSERT_FALSE(report.arguments.empty());
+    EXPECT_EQ(report.arguments[0].kind, "tensor map");
+    EXPECT_EQ(report.arguments[0].value, "in 1000x996 f32, box 8x32, no swizzle");
+    EXPECT_TRUE(report.check.passed) << report.check.summary << " " << report.check.first_bad;
+    for (const auto& size : report.check.sizes) EXPECT_TRUE(size.passed) << size.sizes << ": " << size.summary;
+    EXPECT_GE(report.check.sizes.size(), 3u);
+}
+
+TEST(GpuHopper, ATargetTheDeviceCannotRunIsASentenceBeforeAnyCompile) {
+    if (const std::string why = test::why_no_gpu(); !why.empty()) GTEST_SKIP() << why;
+    test::TempDir dir;
+    const auto file = dir.write("matmul/k.cu",
+                                "// kplay: task=matmul kernel=k arch=sm_100a\n"
+                                "__global__ void k(float* a, float* b, float* c, int M, int N, int K) {}\n");
+    const RunReport report = engine().run(request_for(file, "64"));
+    EXPECT_EQ(report.stage, Stage::device);
+    EXPECT_NE(report.error.find("k.cu: arch=sm_100a: sm_100a code uses that architecture's own instructions and runs only on compute "
+                                "capability 10.0; this device has compute capability 9.0"),
+              std::string::npos)
+        << report.error;
+    EXPECT_FALSE(report.compile.ok) << "nothing was compiled";
 }
 
 TEST(GpuKernels, LiteralOverrideChangesTileWidthAndStaysCorrect) {

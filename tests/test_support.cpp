@@ -109,6 +109,12 @@ std::string encode_png16_rgb(int width, int height, const unsigned short* rgb) {
     return png;
 }
 
+fs::path data_dir() { return KPLAY_TEST_DATA_DIR; }
+
+bool loads_through_tma(const fs::path& file) { return read_file(file).find("kplay-tma:") != std::string::npos; }
+
+std::string irregular_matmul_size(const fs::path& file) { return loads_through_tma(file) ? "999x996x1004" : "1000x999x1001"; }
+
 fs::path kernels_dir() {
     // A build copied to another machine finds the tree through the same variable the programs use.
     if (const char* env = std::getenv("KPLAY_KERNELS_DIR"); env && *env) return env;

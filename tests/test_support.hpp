@@ -38,6 +38,11 @@ std::string why_no_gpu();
 std::string encode_png16_rgb(int width, int height, const unsigned short* rgb);
 
 std::filesystem::path kernels_dir();
+std::filesystem::path data_dir();  // tests/data
+// A matmul ladder file's irregular test size: 1000x999x1001, or for the rungs that load through the
+// TMA (whose row pitches are whole 16-byte pieces: requires=K%4==0&&N%4==0) 999x996x1004.
+std::string irregular_matmul_size(const std::filesystem::path& file);
+bool loads_through_tma(const std::filesystem::path& file);
 
 // A declared vector add (c = a + b, checked exactly against a host reference) with these
 // `kplay-sizes` values and any further declaration lines, for the end-to-end and window tests.

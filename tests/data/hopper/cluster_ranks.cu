@@ -1,5 +1,5 @@
 // kplay: kernel=cluster_ranks args=out,n block=128 grid=cdiv(n,128) cluster=4,1,1
-// kplay-task: name=cluster_ranks summary=each element says which block of its cluster wrote it
+// kplay-task: name=cluster_ranks
 // kplay-sizes: n default=65536 test=512,4096
 // kplay-buffer: out i32[n] out check=exact
 //

@@ -1,5 +1,5 @@
 // kplay: kernel=tma_copy args=in_map,out,R,C launch=2d block=32 grid=cdiv(C,32),cdiv(R,8) arch=sm_90a requires=C%4==0
-// kplay-task: name=tma_copy reference=copy_reference.cu:copy summary=a matrix copied tile by tile through the TMA
+// kplay-task: name=tma_copy reference=copy_reference.cu:copy
 // kplay-sizes: R,C default=1000x996 test=8x32,33x68,7x4
 // kplay-buffer: in f32[R*C] in
 // kplay-buffer: out f32[R*C] out shape=R,C check=exact
