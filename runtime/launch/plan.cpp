@@ -147,7 +147,10 @@ LaunchPlan make_plan_with_args(const KernelSpec& spec, const std::vector<std::st
         for (const PlanBuffer& buffer : buffers) bindable.push_back({buffer.name, buffer.type});
         std::vector<std::string> maps;
         for (const auto& map : spec.tensor_maps) maps.push_back(map.name);
-        plan.arguments = bind_arguments(spec.kernel, args, plan.names, bindable, function->params, spec.declaration(), maps);
+        // A library bound in the kernel's place (cuBLAS) takes its own parameters, not the kernel's
+        // declared ones (a TMA kernel's first parameter is a descriptor, cuBLAS's a pointer).
+        const KernelDecl* declaration = args == spec.args ? spec.declaration() : nullptr;
+        plan.arguments = bind_arguments(spec.kernel, args, plan.names, bindable, function->params, declaration, maps);
         for (size_t i = 0; i < plan.arguments.size(); ++i) {
             BoundArgument& argument = plan.arguments[i];
             if (argument.tensor_map < 0) continue;
