@@ -267,6 +267,9 @@ void fields(Walk& walk, const RunRequest& a, const RunRequest& b) {
     FIELD(emulate_without_gpu); FIELD(thread_order); FIELD(order_seed); FIELD(emulation_workers); FIELD(emulation_timeout_s);
     FIELD(reference_timeout_s); FIELD(emulation_thorough); FIELD(emulation_symbol_check); FIELD(emulation_sandbox);
 }
+void fields(Walk& walk, const RunTimes& a, const RunTimes& b) {
+    FIELD(compiled_at_ms); FIELD(loaded_at_ms); FIELD(launched_at_ms); FIELD(checked_at_ms); FIELD(partial_at_ms); FIELD(timed_ms); FIELD(further_sizes_ms); FIELD(run_ms);
+}
 void fields(Walk& walk, const RunReport& a, const RunReport& b) {
     FIELD(stage); FIELD(error); FIELD(error_code); FIELD(fault); FIELD(error_line); FIELD(file); FIELD(task); FIELD(kernel);
     FIELD(lowered_name); FIELD(spec); FIELD(sizes); FIELD(values); FIELD(compile); FIELD(device); FIELD(function);
@@ -275,7 +278,7 @@ void fields(Walk& walk, const RunReport& a, const RunReport& b) {
     FIELD(d2h_ms); FIELD(inputs_ms); FIELD(bytes); FIELD(flops); FIELD(gbps); FIELD(gflops); FIELD(ceiling);
     FIELD(percent_of_ceiling); FIELD(verdict); FIELD(check); FIELD(view); FIELD(emulated); FIELD(thread_order);
     FIELD(thorough); FIELD(host_compile_ms); FIELD(host_compile_cached); FIELD(printf_lines); FIELD(printf_dropped);
-    FIELD(warnings); FIELD(partial); FIELD(view_sent_before);
+    FIELD(warnings); FIELD(partial); FIELD(view_sent_before); FIELD(times);
 }
 void fields(Walk& walk, const CompileFileRequest& a, const CompileFileRequest& b) {
     FIELD(path); FIELD(source); FIELD(arch); FIELD(want_ptx); FIELD(inspect); FIELD(defines);
@@ -505,6 +508,7 @@ RunReport run_report() {
     report.warnings = {"threads met at different barriers"};
     report.partial = true;
     report.view_sent_before = true;
+    report.times = {1.5, 1.75, 2.25, 2.75, 3.25, 4.5, 12.75, 40.125};
     return report;
 }
 

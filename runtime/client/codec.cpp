@@ -202,6 +202,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SizeCheck, sizes, seed, passed, 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CheckReport, passed, summary, buffers, overwritten_inputs, input_independent, sizes,
                                                 metrics, first_bad, tolerance, reference, reference_ms, reference_cached)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InputRequest, image_path, size, seed)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunTimes, compiled_at_ms, loaded_at_ms, launched_at_ms, checked_at_ms, partial_at_ms, timed_ms, further_sizes_ms, run_ms)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FaultInfo, sticky, explanation, hint, sanitizer_command, overrun)
 
 // The view's scalar fields; its arrays are blobs.
@@ -322,7 +323,7 @@ void to_json(nlohmann::json& j, const RunReport& v) {
          {"verdict", v.verdict}, {"check", v.check}, {"view", v.view}, {"emulated", v.emulated}, {"thread_order", v.thread_order},
          {"thorough", v.thorough}, {"host_compile_ms", v.host_compile_ms}, {"host_compile_cached", v.host_compile_cached},
          {"printf_lines", v.printf_lines}, {"printf_dropped", v.printf_dropped}, {"warnings", v.warnings}, {"partial", v.partial},
-         {"view_sent_before", v.view_sent_before}};
+         {"view_sent_before", v.view_sent_before}, {"times", v.times}};
 }
 
 void from_json(const nlohmann::json& j, RunReport& v) {
@@ -376,6 +377,7 @@ void from_json(const nlohmann::json& j, RunReport& v) {
     j.at("warnings").get_to(v.warnings);
     if (const auto it = j.find("partial"); it != j.end()) it->get_to(v.partial);
     if (const auto it = j.find("view_sent_before"); it != j.end()) it->get_to(v.view_sent_before);
+    if (const auto it = j.find("times"); it != j.end()) it->get_to(v.times);
 }
 
 void to_json(nlohmann::json& j, const CompileFileRequest& v) {

@@ -53,6 +53,17 @@ struct FollowingLaunchReport {
     LaunchConfig launch;
 };
 
+// Where a run's wall time went in the worker, for the edit->result breakdown (docs/BENCHMARKS.md).
+struct RunTimes {
+    // From the run's start: compiled, kernels loaded, the checked launches read back, their check done,
+    // and the checked result sent (progressive runs).
+    double compiled_at_ms = 0, loaded_at_ms = 0, launched_at_ms = 0, checked_at_ms = 0;
+    double partial_at_ms = 0;
+    double timed_ms = 0;          // the warm-ups and timed repeats
+    double further_sizes_ms = 0;  // the test sizes and the second seed
+    double run_ms = 0;            // the whole run, the ceiling included
+};
+
 struct RunReport {
     Stage stage = Stage::source;  // where the run stopped; done when it went through
     std::string error;            // empty on success; a message for the user otherwise
@@ -104,6 +115,7 @@ struct RunReport {
     // arrays the first answer carried (`view_sent_before`): the client keeps those.
     bool partial = false;
     bool view_sent_before = false;
+    RunTimes times;
 
     bool ok() const { return error.empty() && stage == Stage::done; }
     bool sticky_fault() const { return fault.sticky; }

@@ -61,16 +61,22 @@ public:
         : request_(request), report_(report), services_(services) {}
 
     void run() {
+        started_ = std::chrono::steady_clock::now();
         read_spec();
         const bool have_gpu = services_.devices.problem().empty() && request_.device < static_cast<int>(services_.devices.devices.size());
         const bool emulate = request_.emulate || (!have_gpu && request_.emulate_without_gpu);
         if (!library() && !compile(emulate)) return;
+        report_.times.compiled_at_ms = ms_since(started_);
         if (!open_device(have_gpu, emulate)) return;
         load();
+        report_.times.loaded_at_ms = ms_since(started_);
         std::optional<SizeRun> main = run_size(main_inputs(), true);
         if (!main) return;
+        const auto further_start = std::chrono::steady_clock::now();
         if (!library()) check_further_sizes(*main);
+        report_.times.further_sizes_ms = ms_since(further_start);
         measure_ceiling(*main);
+        report_.times.run_ms = ms_since(started_);
         apply_verdict(report_);
         conclude_check(report_.check);
         if (report_.error.empty()) report_.stage = Stage::done;
@@ -306,6 +312,7 @@ private:
             report_.arguments = run.plan.arguments;
             report_.following.clear();
             for (size_t i = 0; i < run.following.size(); ++i) report_.following.push_back({spec_.following[i].kernel, run.following[i].launch});
+            device_->prepare(*kernel_, run.plan.launch);  // the shared-memory opt-in first: occupancy counts with it
             report_.occupancy = device_->occupancy(*kernel_, run.plan.launch);
         }
 
@@ -330,12 +337,15 @@ private:
         bool checked_early = false;
         if (main && request_.progressive && services_.partial)
             settings.after_checked = [&](const RunnerResult& checked) {
+                report_.times.launched_at_ms = ms_since(started_);
                 check_size(run, checked, main);
+                report_.times.checked_at_ms = ms_since(started_);
                 checked_early = true;
                 send_partial(checked);
             };
         run.launches = run_launches(*device_, sequence(run), run.data, settings);
         if (main) keep_launch_results(run.launches);
+        if (main) report_.times.timed_ms = run.launches.timed_ms;
         if (!run.launches.failure.ok) {
             if (main) {
                 report_.error = run.launches.failure.error;
@@ -372,16 +382,24 @@ private:
     // The first answer of a progressive run: the main size as checked, timed by its checked launches.
     // Its view's arrays go with it only; the final report says they were sent.
     void send_partial(const RunnerResult& checked) {
+        OutputView view = std::move(report_.view);  // the arrays move to the partial answer, not copied
         RunReport partial = report_;
+        partial.view = std::move(view);
+        report_.view = OutputView{partial.view.kind, partial.view.buffer};
+        partial.compile.binary.clear();  // as any answer: the diagnostics and the log, not the CUBIN or its PTX
+        partial.compile.ptx.clear();
         keep_launch_results_into(checked, partial);
         partial.partial = true;
         partial.stage = Stage::done;
         apply_verdict(partial);
+        partial.times.partial_at_ms = ms_since(started_);
+        report_.times.partial_at_ms = partial.times.partial_at_ms;
         services_.partial(partial);
         if (partial.view.drawable()) {
-            report_.view = OutputView{report_.view.kind, report_.view.buffer};
             report_.view.input_identity = partial.view.input_identity;
             report_.view_sent_before = true;
+        } else {
+            report_.view = std::move(partial.view);  // nothing the client keeps: the final answer carries it
         }
         progress(Phase::gpu);  // the timed repeats follow
     }
@@ -441,7 +459,12 @@ private:
                 std::optional<SizeRun> run = checked_size(inputs);
                 if (run && !first_test) first_test = std::move(run);
             }
-            second_seed(first_test ? *first_test : main, first_test ? first_test->data.sizes : request_.inputs.size);
+            // Without a test size that runs (a kernel whose requires= rules them out) the second seed runs at
+            // the main size: the request's, or the one the task chose (an image keeps its file instead).
+            const std::string size_text = first_test                            ? first_test->data.sizes
+                                          : !request_.inputs.size.empty() || spec_.task.has_image_input() ? request_.inputs.size
+                                                                                                           : main.data.sizes;
+            second_seed(first_test ? *first_test : main, size_text);
         } catch (const ApiError&) {
             // A GPU fault at a further size ends the run: it is reported with that size's launch, and
             // the command that reproduces it runs that size.
@@ -571,6 +594,7 @@ private:
     std::vector<std::unique_ptr<LoadedKernel>> loaded_;  // by kernel_expressions(), or the library
     LoadedKernel* kernel_ = nullptr;                      // the first launch's
     std::vector<std::string> lowered_names_;
+    std::chrono::steady_clock::time_point started_;
     std::string fault_size_;      // the further size being run
     LaunchConfig further_launch_;  // and its launch
 };

@@ -146,6 +146,7 @@ RunnerResult run_launches(Device& device, const std::vector<PlannedLaunch>& sequ
     result.timing = summarize_timings(checked_ms);
     if (!settings.timed || !device.times_repeats()) return result;
     if (settings.after_checked) settings.after_checked(result);
+    const auto timed_start = std::chrono::steady_clock::now();
     result.warmup = std::max(0, settings.warmup);
     for (int i = 0; i < result.warmup; ++i) {
         BufferSet& set = sets[static_cast<size_t>(i % result.copies)];
@@ -160,6 +161,7 @@ RunnerResult run_launches(Device& device, const std::vector<PlannedLaunch>& sequ
         samples.push_back(device.launch(set.launches, *set.buffers).ms);
     }
     result.timing = summarize_timings(samples);
+    result.timed_ms = ms_since(timed_start);
     return result;
 }
 

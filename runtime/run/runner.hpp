@@ -43,6 +43,7 @@ struct RunnerResult {
     int copies = 1;
     bool l2_flushed = false;
     double h2d_ms = 0, d2h_ms = 0;
+    double timed_ms = 0;  // the warm-ups and timed repeats, flushes included (wall time)
     std::vector<std::string> printf_lines, warnings;
     size_t printf_dropped = 0;
 };

@@ -109,6 +109,12 @@ int main(int argc, char** argv) {
         link.push_back(session.client().remote() ? session.client().remote_status().link_ms : 0);
         std::printf("save %2d: %7.1f ms  compile %6.1f ms  worker %6.1f ms  link %6.1f ms  %s\n", i, latency.back(), compile.back(),
                     worker.back(), link.back(), report.ok() && report.check.passed ? "PASS" : report.error.c_str());
+        // Where the worker's time went: to the checked result, then the timing and the further sizes.
+        const RunTimes& t = report.times;
+        std::printf("         worker: compiled at %.1f ms, loaded %.1f, launched %.1f, checked %.1f, sent %.1f (module %.2f, inputs %.1f, "
+                    "reference %.1f, H2D %.2f, D2H %.2f), timed repeats %.1f, further sizes %.1f, whole run %.1f\n",
+                    t.compiled_at_ms, t.loaded_at_ms, t.launched_at_ms, t.checked_at_ms, t.partial_at_ms, report.module_load_ms, report.inputs_ms, report.check.reference_ms, report.h2d_ms, report.d2h_ms,
+                    t.timed_ms, t.further_sizes_ms, t.run_ms);
     }
     std::printf("p50 edit->result %.1f ms, compile %.1f ms, worker %.1f ms, link %.1f ms over %d saves (%s)\n", median(latency), median(compile),
                 median(worker), median(link), saves, command.empty() ? "local worker" : command.c_str());
