@@ -10,6 +10,7 @@
 #include "base/text.hpp"
 #include "spec/source_scan.hpp"
 #include "spec/builtin_tasks.hpp"
+#include "spec/kplay_lines.hpp"
 #include "spec/reference_includes.hpp"
 #include "spec/target_arch.hpp"
 #include "spec/task_declaration.hpp"
@@ -226,13 +227,9 @@ void check_host_reference(std::string_view source, const std::string& where, Ker
 // `// kplay-launch: KERNEL block=... grid=... smem=... args=...`: the launches after the annotated one.
 // Tokens continue the previous value like the annotation's ("grid=cdiv(n, 1024)").
 void read_following_launches(std::string_view source, const std::string& where, KernelSpec& spec) {
-    std::istringstream lines{std::string(source)};
-    std::string line;
-    int number = 0;
-    while (std::getline(lines, line)) {
-        ++number;
-        std::string name, rest;
-        if (!match_kplay_line(line, name, rest) || name != "launch") continue;
+    for (const KplayLine& found : kplay_lines(source, "launch")) {
+        const int number = found.number;
+        const std::string& rest = found.rest;
         const std::string at = where + ":" + std::to_string(number) + ": kplay-launch: ";
         std::istringstream tokens(rest);
         FollowingLaunch launch;

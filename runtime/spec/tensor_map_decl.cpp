@@ -6,7 +6,7 @@
 
 #include "base/error.hpp"
 #include "base/text.hpp"
-#include "spec/source_scan.hpp"
+#include "spec/kplay_lines.hpp"
 
 namespace kplay {
 
@@ -85,15 +85,9 @@ TensorMapDecl parse_line(const std::string& rest, const std::string& at, int num
 
 std::vector<TensorMapDecl> read_tensor_map_lines(std::string_view source, const std::string& file) {
     std::vector<TensorMapDecl> maps;
-    std::istringstream lines{std::string(source)};
-    std::string line;
-    int number = 0;
-    while (std::getline(lines, line)) {
-        ++number;
-        std::string name, rest;
-        if (!match_kplay_line(line, name, rest) || name != "tma") continue;
-        const std::string at = file + ":" + std::to_string(number) + ": kplay-tma: ";
-        TensorMapDecl decl = parse_line(rest, at, number);
+    for (const KplayLine& found : kplay_lines(source, "tma")) {
+        const std::string at = file + ":" + std::to_string(found.number) + ": kplay-tma: ";
+        TensorMapDecl decl = parse_line(found.rest, at, found.number);
         for (const auto& earlier : maps)
             if (earlier.name == decl.name)
                 throw InputError(at + "'" + decl.name + "' is declared twice (first at line " + std::to_string(earlier.line) + ")");
