@@ -105,14 +105,13 @@ std::optional<std::string> requirement_broken(const KernelSpec& spec, const Name
            "), which does not hold at " + join(sizes);
 }
 
-LaunchPlan make_plan(const KernelSpec& spec, const NamedValues& values, const std::vector<PlanBuffer>& buffers,
-                     const LaunchSettings& settings, const DeviceInfo& device, const FunctionAttributes* function) {
-    return make_plan_with_args(spec, spec.args, values, buffers, settings, device, function);
-}
+namespace {
 
-LaunchPlan make_plan_with_args(const KernelSpec& spec, const std::vector<std::string>& args, const NamedValues& values,
-                               const std::vector<PlanBuffer>& buffers, const LaunchSettings& settings, const DeviceInfo& device,
-                               const FunctionAttributes* function) {
+// `declaration`: the kernel's, whose parameter types the binding checks; null for a library bound in
+// its place (cuBLAS takes its own parameters, not a TMA kernel's descriptors).
+LaunchPlan plan_launch(const KernelSpec& spec, const std::vector<std::string>& args, const KernelDecl* declaration,
+                       const NamedValues& values, const std::vector<PlanBuffer>& buffers, const LaunchSettings& settings,
+                       const DeviceInfo& device, const FunctionAttributes* function) {
     LaunchPlan plan;
     plan.names = values;
     plan.names["sms"] = device.sm_count;  // lets an annotation size a grid-stride grid: grid=sms*8
@@ -147,9 +146,6 @@ LaunchPlan make_plan_with_args(const KernelSpec& spec, const std::vector<std::st
         for (const PlanBuffer& buffer : buffers) bindable.push_back({buffer.name, buffer.type});
         std::vector<std::string> maps;
         for (const auto& map : spec.tensor_maps) maps.push_back(map.name);
-        // A library bound in the kernel's place (cuBLAS) takes its own parameters, not the kernel's
-        // declared ones (a TMA kernel's first parameter is a descriptor, cuBLAS's a pointer).
-        const KernelDecl* declaration = args == spec.args ? spec.declaration() : nullptr;
         plan.arguments = bind_arguments(spec.kernel, args, plan.names, bindable, function->params, declaration, maps);
         for (size_t i = 0; i < plan.arguments.size(); ++i) {
             BoundArgument& argument = plan.arguments[i];
@@ -161,6 +157,19 @@ LaunchPlan make_plan_with_args(const KernelSpec& spec, const std::vector<std::st
         }
     }
     return plan;
+}
+
+}  // namespace
+
+LaunchPlan make_plan(const KernelSpec& spec, const NamedValues& values, const std::vector<PlanBuffer>& buffers,
+                     const LaunchSettings& settings, const DeviceInfo& device, const FunctionAttributes* function) {
+    return plan_launch(spec, spec.args, spec.declaration(), values, buffers, settings, device, function);
+}
+
+LaunchPlan make_plan_with_args(const KernelSpec& spec, const std::vector<std::string>& args, const NamedValues& values,
+                               const std::vector<PlanBuffer>& buffers, const LaunchSettings& settings, const DeviceInfo& device,
+                               const FunctionAttributes* function) {
+    return plan_launch(spec, args, nullptr, values, buffers, settings, device, function);
 }
 
 }  // namespace kplay

@@ -337,8 +337,9 @@ void KernelSession::handle(WorkerResult result, bool from_thorough_worker) {
     // The final answer of a run whose checked result is on screen: its arrays came with that one.
     const bool after_partial = partial_of_ == result.id;
     partial_of_ = 0;
-    const bool same_view = after_partial && result.run.view_sent_before && shown_ && shown_partial_;
-    if (same_view) view = shown_->view;
+    // (A run that failed after its checked result keeps that picture on screen, marked stale: not moved.)
+    const bool same_view = after_partial && result.run.view_sent_before && result.run.ok() && shown_ && shown_partial_;
+    if (same_view) view = std::move(shown_->view);  // accept() puts it back in shown_: one copy, as any result
     in_flight_ = 0;
     ++results_received_;
     if (result.failure == WorkerFailure::timeout) hung_key_ = in_flight_key_;
