@@ -15,7 +15,7 @@
 
 #include "base/error.hpp"
 #include "test_support.hpp"
-#include "spec/kernel_spec.hpp"
+#include "kernel_file/kernel_spec.hpp"
 
 using namespace kplay;
 namespace fs = std::filesystem;
@@ -235,7 +235,7 @@ TEST(AnnotationEdit, ExactMessages) {
     EXPECT_EQ(kplay::test::input_error_of([] { edit_annotation("// kplay: oops task=matmul\n", block({8})); }),
               "kplay annotation at line 1: expected key=value, got 'oops' (keys: task, kernel, args, launch, block, "
               "grid, smem, cluster, arch, defines, "
-              "tol, requires)");
+              "tol, requires, nvrtc, include, cooperative)");
 }
 
 TEST(AnnotationWrite, WritesTheFileAndKeepsTheFirstOriginal) {

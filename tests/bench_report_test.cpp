@@ -1,9 +1,9 @@
 // The bench table's CPU-side logic: percentages against the right ceiling, a stable layout, JSON.
 #include <gtest/gtest.h>
 
-#include "client/bench_report.hpp"
-#include "client/verdict.hpp"
-#include "spec/builtin_tasks.hpp"
+#include "values/bench_report.hpp"
+#include "values/verdict.hpp"
+#include "kernel_file/builtin_tasks.hpp"
 
 using namespace kplay;
 
@@ -74,7 +74,7 @@ TEST(BenchReport, TableLayoutIsFixed) {
         at = end + 1;
     }
     ASSERT_EQ(lines.size(), 8u);
-    EXPECT_EQ(lines[0], "device: NVIDIA H200; copy ceiling 4000 GB/s (512 MiB device-to-device, measured now); cuBLAS fp32 50.00 TFLOP/s");
+    EXPECT_EQ(lines[0], "device: NVIDIA H200; copy ceiling 4000 GB/s (512 MiB device-to-device, the driver's copy or kplay's copy kernel, the faster); cuBLAS fp32 50.00 TFLOP/s");
     EXPECT_EQ(lines[1].substr(0, 7), "kernel ");
     // Every data row puts its columns at the same offsets as the header.
     const size_t median_column = lines[1].find("median ms");
@@ -111,8 +111,8 @@ TEST(BenchReport, TheHeaderNamesOnlyTheCeilingsUsed) {
     both.read_only_ceiling_gbps = 4400;
     const std::string two = format_bench_table(both);
     EXPECT_EQ(two.substr(0, two.find('\n')),
-              "device: NVIDIA H200; copy ceiling 4000 GB/s (512 MiB device-to-device, measured now); read-only ceiling 4400 GB/s "
-              "(512 MiB read, measured now); cuBLAS fp32 50.00 TFLOP/s");
+              "device: NVIDIA H200; copy ceiling 4000 GB/s (512 MiB device-to-device, the driver's copy or kplay's copy kernel, the faster); read-only ceiling 4400 GB/s "
+              "(512 MiB read); cuBLAS fp32 50.00 TFLOP/s");
     EXPECT_DOUBLE_EQ(bench_json(both)["read_only_ceiling_gbps"].get<double>(), 4400.0);
 }
 
@@ -144,4 +144,51 @@ TEST(BenchReport, LongNamesAndSeveralLaunchesKeepTheColumnsInLine) {
     // And so does the median, right-aligned under its heading.
     EXPECT_EQ(lines[4].find("0.0330") + 6, lines[5].find("0.0700") + 6) << table;
     EXPECT_EQ(lines[1].find("median ms") + 9, lines[5].find("0.0700") + 6) << table;
+}
+
+// The clocks over the table: their range when every row was steady, else the rows that moved.
+TEST(BenchReport, TheClocksLineNamesTheRowsWhoseClocksMoved) {
+    BenchSummary summary = sample();
+    auto recorded = [](double sm_before, double sm_after, double hot) {
+        return timing_conditions({ClockSample{sm_before, 3201, hot, 300, 0}, ""}, {ClockSample{sm_after, 3201, hot + 2, 320, 0}, ""});
+    };
+    for (auto& row : summary.rows) row.report.conditions = recorded(1980, 1980, 30);
+    std::string table = format_bench_table(summary);
+    EXPECT_NE(table.find("clocks: SM 1980-1980 MHz, 30-32 C over the table; steady in every row\n"), std::string::npos) << table;
+    summary.rows[2].report.conditions = recorded(1980, 1755, 60);
+    table = format_bench_table(summary);
+    EXPECT_NE(table.find("clocks: SM 1755-1980 MHz, 30-62 C over the table; MOVED or throttled while timing "
+                         "grayscale/05_sixteen_pixels_uint4.cu (their times are not comparable)\n"),
+              std::string::npos)
+        << table;
+    for (auto& row : summary.rows) row.report.conditions = timing_conditions({std::nullopt, "NVML (libnvidia-ml.so.1) not found"}, {});
+    EXPECT_NE(format_bench_table(summary).find("clocks: not recorded (NVML (libnvidia-ml.so.1) not found)\n"), std::string::npos);
+}
+
+// The vendor's peaks, where kplay knows the GPU: a line that says they are the datasheet's and a column
+// beside the measured ceiling; none for a GPU not in the table.
+TEST(BenchReport, TheDatasheetPeaksAreAColumnLabelledAsSuch) {
+    BenchSummary summary = sample();
+    summary.datasheet = datasheet_peaks("NVIDIA H200");
+    ASSERT_TRUE(summary.datasheet.has_value());
+    EXPECT_FALSE(datasheet_peaks("NVIDIA H200 NVL").has_value());  // matched whole: other peaks
+    EXPECT_DOUBLE_EQ(bench_datasheet_percent(summary, summary.rows[2]), 75.0);                 // 3600 of 4800 GB/s
+    EXPECT_NEAR(bench_datasheet_percent(summary, summary.rows[3]), 100.0 * 25000 / 67000, 1e-9);  // fp32 peak
+    EXPECT_NEAR(bench_datasheet_percent(summary, summary.rows[1]), 100.0 * 400000 / 494700, 1e-9);  // TF32 row: TF32 peak
+    EXPECT_DOUBLE_EQ(bench_datasheet_percent(summary, summary.rows[4]), 0.0);                   // failed
+    const std::string table = format_bench_table(summary);
+    EXPECT_NE(table.find("datasheet (NVIDIA's figures, not measured): H200 SXM (141 GB HBM3e): 4800 GB/s memory, 67.0 TFLOP/s fp32"),
+              std::string::npos) << table;
+    const size_t header = table.find("\nkernel ") + 1;
+    const std::string header_line = table.substr(header, table.find('\n', header) - header);
+    const size_t column = header_line.find("% datasheet");
+    ASSERT_NE(column, std::string::npos);
+    const size_t row = table.find("grayscale/05");
+    const size_t row_start = table.rfind('\n', row) + 1;
+    EXPECT_EQ(table.substr(row_start + column, 11), "      75.0%") << table;
+    EXPECT_EQ(bench_json(summary)["datasheet"]["memory_gbps"].get<double>(), 4800.0);
+    EXPECT_DOUBLE_EQ(bench_json(summary)["rows"][2]["datasheet_percent"].get<double>(), 75.0);
+    BenchSummary unknown = sample();
+    EXPECT_EQ(format_bench_table(unknown).find("datasheet"), std::string::npos);
+    EXPECT_TRUE(bench_json(unknown)["datasheet"].is_null());
 }

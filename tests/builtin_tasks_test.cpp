@@ -9,10 +9,10 @@
 #include "base/default_image.hpp"
 #include "base/error.hpp"
 #include "base/expression.hpp"
-#include "launch/plan.hpp"
-#include "spec/builtin_tasks.hpp"
-#include "spec/task_sizes.hpp"
-#include "tasks/builtin_references.hpp"
+#include "plan/plan.hpp"
+#include "kernel_file/builtin_tasks.hpp"
+#include "kernel_file/task_sizes.hpp"
+#include "reference/builtin_references.hpp"
 #include "tasks/task_check.hpp"
 #include "tasks/task_inputs.hpp"
 
@@ -174,6 +174,27 @@ TEST(GrayscaleTask, OutputsThatDifferBetweenRunsFail) {
     EXPECT_EQ(report.metric("nondeterministic"), 1);
 }
 
+// The timed launches' outputs (poisoned before each) are held to what the checked launches computed:
+// a kernel that skips its work once it has an answer leaves poison there and is named.
+TEST(GrayscaleTask, TimedLaunchesThatReplayAnAnswerAreNamed) {
+    const TaskData data = gray_inputs(37, 23);
+    const Launches launches = launched(data, "out", gray_reference(data), gray_reference(data));
+    const ExpectedOutputs expected = builtin_reference(grayscale().reference.builtin, grayscale(), launches.data, {});
+    const RunCheckInput input{&grayscale(), &launches.data, &launches.first, &expected, nullptr, std::nullopt};
+    CheckReport report = check_run(input);
+    ASSERT_TRUE(report.passed) << report.summary;
+    std::vector<HostBuffer> timed = launches.first;
+    const int out = launches.data.index_of("out");
+    EXPECT_TRUE(replayed_outputs(input, report, timed).empty());  // computed again, the same bytes
+    std::fill(timed[out].data.begin(), timed[out].data.end(), static_cast<unsigned char>(data.find("out")->poison[1]));
+    report.replayed = replayed_outputs(input, report, timed);
+    EXPECT_EQ(report.replayed, std::vector<std::string>{"out"});
+    conclude_check(report);
+    EXPECT_FALSE(report.passed);
+    EXPECT_NE(report.summary.find("the timed launches left 'out' wrong"), std::string::npos) << report.summary;
+    EXPECT_NE(report.summary.find("keeps an answer across launches"), std::string::npos) << report.summary;
+}
+
 TEST(MatmulTask, ParsesSizes) {
     EXPECT_EQ(parse_size_values(matmul(), "512"), (std::vector<int64_t>{512, 512, 512}));
     EXPECT_EQ(parse_size_values(matmul(), "1000x999x1001"), (std::vector<int64_t>{1000, 999, 1001}));
@@ -236,6 +257,25 @@ TEST(MatmulTask, CorrectFp32ResultPassesAtIrregularSize) {
     EXPECT_EQ(checked.view.width, 47);
     EXPECT_EQ(checked.view.height, 61);
     for (float v : checked.view.map) EXPECT_LE(v, 1.0f);  // the map is |C-R| over the allowed error
+}
+
+// Float results that differ in their last bits between launches (atomics in another order) are not a
+// replay: the timed output is held to the tolerance, not to the bytes.
+TEST(MatmulTask, TimedOutputsWithinTheToleranceAreNoReplay) {
+    const TaskData data = matmul_inputs("61x47x301", 1);
+    const auto c = fp32_product(data);
+    const Launches launches = launched(data, "c", c, c);
+    const ExpectedOutputs expected = builtin_reference(matmul().reference.builtin, matmul(), launches.data, {});
+    const RunCheckInput input{&matmul(), &launches.data, &launches.first, &expected, nullptr, std::nullopt};
+    const CheckReport report = check_run(input);
+    ASSERT_TRUE(report.passed) << report.summary;
+    std::vector<HostBuffer> timed = launches.first;
+    const int index = launches.data.index_of("c");
+    float* values = reinterpret_cast<float*>(timed[index].data.data());
+    for (size_t i = 0; i < timed[index].count; i += 7) values[i] = std::nextafter(values[i], 1e30f);
+    EXPECT_TRUE(replayed_outputs(input, report, timed).empty());
+    for (size_t i = 0; i < timed[index].count; ++i) values[i] = 0;
+    EXPECT_EQ(replayed_outputs(input, report, timed), std::vector<std::string>{"c"});
 }
 
 TEST(MatmulTask, Tf32RoundingFailsTheFp32Tolerance) {

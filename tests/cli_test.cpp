@@ -18,24 +18,10 @@
 
 namespace {
 
-struct Result {
-    int code = -1;
-    std::string output;
-};
+using Result = kplay::test::CliRun;
 
-Result run_cli(const std::string& arguments, const kplay::test::TempDir& cache) {
-    const std::string command = "env KPLAY_CUDA_DRIVER=/nonexistent/libcuda.so.1 XDG_CACHE_HOME=" + cache.path().string() +
-                                " " + kplay::test::cli_path().string() + " " + arguments + " 2>&1";
-    Result result;
-    FILE* pipe = popen(command.c_str(), "r");
-    if (!pipe) return result;
-    char buffer[4096];
-    size_t n;
-    while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
-    const int status = pclose(pipe);
-    result.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return result;
-}
+// On the emulated device (the driver hidden), with `cache` as its cache folder.
+Result run_cli(const std::string& arguments, const kplay::test::TempDir& cache) { return kplay::test::run_cli(arguments, cache.path()); }
 
 std::string kernel(const std::string& relative) { return (kplay::test::kernels_dir() / relative).string(); }
 
@@ -242,6 +228,34 @@ TEST(Cli, FindFaultAndProfileOnTheEmulatedDevice) {
     EXPECT_EQ(profiled.code, 0) << profiled.output;
     EXPECT_NE(profiled.output.find("profile    none: Nsight Compute profiles GPU runs; this one ran on the emulated device."), std::string::npos)
         << profiled.output;
+}
+
+// --find-fault=TOOL picks compute-sanitizer's tool by name; racecheck and its kin look at GPU launches,
+// so on the emulated device they say so; --line-access there gives the tracked run's own counts.
+TEST(Cli, SanitizerToolsAndLineAccessOnTheEmulatedDevice) {
+    kplay::test::TempDir cache;
+    const Result bogus = run_cli("run " + kernel("grayscale/01_seed_1d.cu") + " --size 64x48 --find-fault=leakcheck", cache);
+    EXPECT_EQ(bogus.code, 2) << bogus.output;
+    EXPECT_NE(bogus.output.find("--find-fault=leakcheck: no such compute-sanitizer tool (known: memcheck, racecheck, synccheck, initcheck)"),
+              std::string::npos)
+        << bogus.output;
+    const Result race = run_cli("run " + kernel("grayscale/01_seed_1d.cu") + " --size 64x48 --find-fault=racecheck", cache);
+    EXPECT_EQ(race.code, 0) << race.output;
+    EXPECT_NE(race.output.find("no line    --find-fault=racecheck runs compute-sanitizer on a GPU launch; this run was on the emulated device"),
+              std::string::npos)
+        << race.output;
+    const Result json = run_cli("run " + kernel("grayscale/01_seed_1d.cu") + " --size 64x48 --find-fault=synccheck --line-access --json", cache);
+    ASSERT_EQ(json.code, 0) << json.output;
+    const auto parsed = nlohmann::json::parse(json.output.substr(json.output.find('{')));
+    EXPECT_TRUE(parsed["fault_locations"].empty());
+    // The emulated device counted the same lines itself: the grayscale line loads 3 bytes a thread, stores 1.
+    EXPECT_EQ(parsed["line_access"]["problem"], "");
+    ASSERT_FALSE(parsed["line_access"]["profile"]["lines"].empty()) << json.output;
+    EXPECT_EQ(parsed["line_access"]["profile"]["origin"], "emulated device");
+    const Result untracked = run_cli("run " + kernel("grayscale/01_seed_1d.cu") + " --size 64x48 --no-track --line-access --json", cache);
+    ASSERT_EQ(untracked.code, 0) << untracked.output;
+    const auto plain = nlohmann::json::parse(untracked.output.substr(untracked.output.find('{')));
+    EXPECT_EQ(plain["line_access"]["problem"], "the emulated device counts memory per line on a tracked run; this one had --no-track");
 }
 
 // kplay-cli sweep: the table and JSON, a bad parameter, and --apply the only way it writes the file.

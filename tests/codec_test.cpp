@@ -13,9 +13,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "client/codec.hpp"
-#include "client/frames.hpp"
-#include "client/protocol.hpp"
+#include "values/codec.hpp"
+#include "protocol/frames.hpp"
+#include "protocol/protocol.hpp"
 
 using namespace kplay;
 using nlohmann::json;
@@ -141,11 +141,12 @@ void compare(Walk& walk, const T& a, const T& b) {
 // Every field of every struct the codec carries, in declaration order.
 void fields(Walk& walk, const Diagnostic& a, const Diagnostic& b) {
     FIELD(file); FIELD(line); FIELD(column); FIELD(severity); FIELD(code); FIELD(message); FIELD(source_line);
-    FIELD(context);
+    FIELD(context); FIELD(ptx_line);
 }
 void fields(Walk& walk, const CompileResult& a, const CompileResult& b) {
     FIELD(ok); FIELD(diagnostics); FIELD(log); FIELD(binary); FIELD(ptx); FIELD(is_cubin); FIELD(arch); FIELD(lowered_names);
     FIELD(options_used); FIELD(compile_ms); FIELD(lookup_ms); FIELD(cache_hit); FIELD(failure);
+    FIELD(pch);
 }
 void fields(Walk& walk, const KernelParam& a, const KernelParam& b) { FIELD(type); FIELD(name); }
 void fields(Walk& walk, const KernelDecl& a, const KernelDecl& b) {
@@ -156,11 +157,13 @@ void fields(Walk& walk, const CheckSpec& a, const CheckSpec& b) {
     FIELD(kind); FIELD(abs); FIELD(rel); FIELD(ulp); FIELD(bound); FIELD(text);
 }
 void fields(Walk& walk, const BufferSpec& a, const BufferSpec& b) {
-    FIELD(name); FIELD(type); FIELD(length); FIELD(shape); FIELD(role); FIELD(init); FIELD(prefill); FIELD(seed);
-    FIELD(check); FIELD(line);
+    FIELD(name); FIELD(type); FIELD(length); FIELD(shape); FIELD(role); FIELD(init); FIELD(prefill); FIELD(zeros_allowed); FIELD(seed);
+    FIELD(check); FIELD(line); FIELD(constant);
 }
+void fields(Walk& walk, const StructField& a, const StructField& b) { FIELD(name); FIELD(type); FIELD(pointer); FIELD(value); }
+void fields(Walk& walk, const StructDecl& a, const StructDecl& b) { FIELD(param); FIELD(type); FIELD(fields); FIELD(line); }
 void fields(Walk& walk, const SizeSpec& a, const SizeSpec& b) {
-    FIELD(names); FIELD(gpu_default); FIELD(cpu_default); FIELD(test); FIELD(gpu_bench); FIELD(cpu_bench); FIELD(derived);
+    FIELD(names); FIELD(gpu_default); FIELD(cpu_default); FIELD(test); FIELD(cpu_test); FIELD(gpu_bench); FIELD(cpu_bench); FIELD(derived);
 }
 void fields(Walk& walk, const CostSpec& a, const CostSpec& b) { FIELD(bytes); FIELD(flops); FIELD(ceiling); FIELD(gemm); }
 void fields(Walk& walk, const ReferenceSpec& a, const ReferenceSpec& b) {
@@ -178,6 +181,7 @@ void fields(Walk& walk, const KernelSpec& a, const KernelSpec& b) {
     FIELD(task); FIELD(kernel); FIELD(args); FIELD(launch_dims); FIELD(block); FIELD(grid); FIELD(smem); FIELD(defines);
     FIELD(tolerance); field(walk, "requires", a.requirement, b.requirement); FIELD(annotation_line); FIELD(inferred);
     FIELD(kernels); FIELD(reference_function); FIELD(following); FIELD(arch); FIELD(cluster); FIELD(tensor_maps);
+    FIELD(nvrtc_options); FIELD(include_dirs); FIELD(structs); FIELD(cooperative);
 }
 // The swizzle and the element type travel as the swizzle's span in bytes and a tf32 flag.
 void fields(Walk& walk, const TensorMapDecl& a, const TensorMapDecl& b) {
@@ -216,7 +220,7 @@ void fields(Walk& walk, const FunctionAttributes& a, const FunctionAttributes& b
 void fields(Walk& walk, const Occupancy& a, const Occupancy& b) { FIELD(blocks_per_sm); FIELD(fraction); }
 void fields(Walk& walk, const Dim3& a, const Dim3& b) { FIELD(x); FIELD(y); FIELD(z); }
 void fields(Walk& walk, const LaunchConfig& a, const LaunchConfig& b) {
-    FIELD(grid); FIELD(block); FIELD(dynamic_smem); FIELD(auto_grid); FIELD(cluster);
+    FIELD(grid); FIELD(block); FIELD(dynamic_smem); FIELD(auto_grid); FIELD(cluster); FIELD(cooperative);
 }
 void fields(Walk& walk, const Coverage& a, const Coverage& b) {
     FIELD(threads); FIELD(elements); FIELD(idle_threads); FIELD(uncovered); FIELD(kind);
@@ -228,6 +232,12 @@ void fields(Walk& walk, const BoundArgument& a, const BoundArgument& b) {
 }
 void fields(Walk& walk, const TimingStats& a, const TimingStats& b) {
     FIELD(count); FIELD(median); FIELD(min); FIELD(max); FIELD(mean); FIELD(stddev);
+}
+void fields(Walk& walk, const ClockSample& a, const ClockSample& b) {
+    FIELD(sm_mhz); FIELD(memory_mhz); FIELD(temperature_c); FIELD(power_w); FIELD(throttle_reasons);
+}
+void fields(Walk& walk, const TimingConditions& a, const TimingConditions& b) {
+    FIELD(recorded); FIELD(why_not); FIELD(before); FIELD(after); FIELD(throttled); FIELD(moved);
 }
 void fields(Walk& walk, const Ceiling& a, const Ceiling& b) {
     FIELD(kind); FIELD(name); FIELD(gbps); FIELD(gflops); FIELD(ms); FIELD(bytes); FIELD(cached); FIELD(deferred);
@@ -245,7 +255,7 @@ void fields(Walk& walk, const SizeCheck& a, const SizeCheck& b) {
     FIELD(sizes); FIELD(seed); FIELD(passed); FIELD(skipped); FIELD(summary); FIELD(error_code);
 }
 void fields(Walk& walk, const CheckReport& a, const CheckReport& b) {
-    FIELD(passed); FIELD(summary); FIELD(buffers); FIELD(overwritten_inputs); FIELD(input_independent); FIELD(sizes);
+    FIELD(passed); FIELD(summary); FIELD(buffers); FIELD(overwritten_inputs); FIELD(input_independent); FIELD(input_independent_at); FIELD(replayed); FIELD(sizes);
     FIELD(metrics); FIELD(first_bad); FIELD(tolerance); FIELD(reference); FIELD(reference_ms); FIELD(reference_cached);
 }
 // The view's scalars; its arrays travel as blobs (the blob tests below), the series' two numbers flattened.
@@ -260,28 +270,46 @@ void fields(Walk& walk, const FaultInfo& a, const FaultInfo& b) {
 }
 void fields(Walk& walk, const InputRequest& a, const InputRequest& b) { FIELD(image_path); FIELD(size); FIELD(seed); }
 void fields(Walk& walk, const RunRequest& a, const RunRequest& b) {
-    FIELD(kernel_path); FIELD(source); FIELD(inputs); FIELD(block); FIELD(grid); FIELD(smem); FIELD(arg_overrides);
+    FIELD(kernel_path); FIELD(source); FIELD(inputs); FIELD(block); FIELD(grid); FIELD(smem); FIELD(arg_overrides); FIELD(include_dirs);
     FIELD(init_overrides); FIELD(defines); FIELD(tolerance); FIELD(arch); FIELD(device); FIELD(warmup); FIELD(repeat); FIELD(flush_l2);
     FIELD(measure_ceiling); FIELD(defer_library_ceiling); FIELD(check_test_sizes); FIELD(test_sizes_at_any_size); FIELD(bench_sizes); FIELD(keep_outputs);
     FIELD(progressive); FIELD(known_input); FIELD(rotate_inputs); FIELD(remeasure_ceiling); FIELD(baseline); FIELD(emulate);
     FIELD(emulate_without_gpu); FIELD(thread_order); FIELD(order_seed); FIELD(emulation_workers); FIELD(emulation_timeout_s);
-    FIELD(reference_timeout_s); FIELD(emulation_thorough); FIELD(emulation_symbol_check); FIELD(emulation_sandbox);
+    FIELD(reference_timeout_s); FIELD(emulation_thorough); FIELD(emulation_track); FIELD(who_wrote); FIELD(emulation_symbol_check);
+    FIELD(emulation_sandbox); FIELD(emulation_debug);
 }
+void fields(Walk& walk, const RaceAccess& a, const RaceAccess& b) {
+    FIELD(block); FIELD(thread); FIELD(write); FIELD(atomic); FIELD(is_volatile); FIELD(file); FIELD(line);
+}
+void fields(Walk& walk, const Race& a, const Race& b) {
+    FIELD(space); FIELD(kernel); FIELD(array); FIELD(element); FIELD(first); FIELD(second); FIELD(same_warp); FIELD(same_block); FIELD(conflicts);
+}
+void fields(Walk& walk, const ElementRef& a, const ElementRef& b) { FIELD(buffer); FIELD(index); }
+void fields(Walk& walk, const ElementWriter& a, const ElementWriter& b) {
+    FIELD(element); FIELD(written); FIELD(block); FIELD(thread); FIELD(many); FIELD(atomic); FIELD(file); FIELD(line); FIELD(index_story);
+}
+void fields(Walk& walk, const BufferWrites& a, const BufferWrites& b) { FIELD(buffer); FIELD(elements); FIELD(written); FIELD(many); }
+void fields(Walk& walk, const GlobalAccess& a, const GlobalAccess& b) { FIELD(requests); FIELD(sectors); FIELD(ideal_sectors); }
+void fields(Walk& walk, const SharedAccess& a, const SharedAccess& b) { FIELD(requests); FIELD(wavefronts); FIELD(ideal_wavefronts); }
+void fields(Walk& walk, const LineAccess& a, const LineAccess& b) {
+    FIELD(file); FIELD(line); FIELD(global_loads); FIELD(global_stores); FIELD(shared_loads); FIELD(shared_stores); FIELD(stall_samples);
+}
+void fields(Walk& walk, const LineAccessProfile& a, const LineAccessProfile& b) { FIELD(origin); FIELD(kernel); FIELD(lines); }
 void fields(Walk& walk, const RunTimes& a, const RunTimes& b) {
     FIELD(compiled_at_ms); FIELD(loaded_at_ms); FIELD(launched_at_ms); FIELD(checked_at_ms); FIELD(partial_at_ms); FIELD(timed_ms); FIELD(further_sizes_ms); FIELD(run_ms);
 }
 void fields(Walk& walk, const RunReport& a, const RunReport& b) {
-    FIELD(stage); FIELD(error); FIELD(error_code); FIELD(fault); FIELD(error_line); FIELD(file); FIELD(task); FIELD(kernel);
+    FIELD(stage); FIELD(error); FIELD(error_code); FIELD(fault); FIELD(error_line); FIELD(launch_problems); FIELD(file); FIELD(task); FIELD(kernel);
     FIELD(lowered_name); FIELD(spec); FIELD(sizes); FIELD(values); FIELD(compile); FIELD(device); FIELD(function);
     FIELD(occupancy); FIELD(module_load_ms); FIELD(launch); FIELD(following); FIELD(coverage); FIELD(arguments); FIELD(input_description);
-    FIELD(input_identity); FIELD(kernel_ms); FIELD(warmup); FIELD(l2_flushed); FIELD(input_copies); FIELD(h2d_ms);
+    FIELD(input_identity); FIELD(kernel_ms); FIELD(warmup); FIELD(l2_flushed); FIELD(conditions); FIELD(input_copies); FIELD(h2d_ms);
     FIELD(d2h_ms); FIELD(inputs_ms); FIELD(bytes); FIELD(flops); FIELD(gbps); FIELD(gflops); FIELD(ceiling);
     FIELD(percent_of_ceiling); FIELD(verdict); FIELD(check); FIELD(view); FIELD(emulated); FIELD(thread_order);
-    FIELD(thorough); FIELD(host_compile_ms); FIELD(host_compile_cached); FIELD(printf_lines); FIELD(printf_dropped);
+    FIELD(thorough); FIELD(tracked); FIELD(races); FIELD(writers); FIELD(writes); FIELD(line_access); FIELD(host_compile_ms); FIELD(host_compile_cached); FIELD(printf_lines); FIELD(printf_dropped);
     FIELD(warnings); FIELD(partial); FIELD(view_sent_before); FIELD(times);
 }
 void fields(Walk& walk, const CompileFileRequest& a, const CompileFileRequest& b) {
-    FIELD(path); FIELD(source); FIELD(arch); FIELD(want_ptx); FIELD(inspect); FIELD(defines);
+    FIELD(path); FIELD(source); FIELD(arch); FIELD(want_ptx); FIELD(inspect); FIELD(defines); FIELD(include_dirs);
 }
 void fields(Walk& walk, const CompileFileResult& a, const CompileFileResult& b) {
     FIELD(compile); FIELD(spec); FIELD(spec_problem); FIELD(input_error);
@@ -325,7 +353,7 @@ TaskSpec task_spec() {
     task.name = "softmax_rows";
     task.summary = "row-wise softmax, for the codec test";
     task.builtin = true;
-    task.sizes = {{"R", "C"}, {4096, 1024}, {33, 65}, {{1, 1}, {3, 1000}}, {{8192, 8192}}, {{256, 255}}, {{"RC", "R*C"}}};
+    task.sizes = {{"R", "C"}, {4096, 1024}, {33, 65}, {{1, 1}, {3, 1000}}, {{1, 1}, {7, 9}}, {{8192, 8192}}, {{256, 255}}, {{"RC", "R*C"}}};
     BufferSpec buffer;
     buffer.name = "y";
     buffer.type = ElementType::f16;
@@ -334,9 +362,11 @@ TaskSpec task_spec() {
     buffer.role = BufferRole::inout;
     buffer.init = {InitKind::image, {"0", "2"}, ImageLayout::gray, "image(gray)"};
     buffer.prefill = true;
+    buffer.zeros_allowed = true;
     buffer.seed = kBigSeed;
     buffer.check = {CheckKind::bound, "1e-7", "1e-5", "4", "2", "bound:2"};
     buffer.line = 7;
+    buffer.constant = true;
     task.buffers = {buffer};
     task.cost = {"8*R*C", "5*R*C", CeilingKind::cublas, {"x", "y", "R", "C"}};
     task.reference = {ReferenceKind::kernel, BuiltinReference::matmul_fp64, "my_reference", "ref.cu", "ref_k<8>", 12};
@@ -368,12 +398,16 @@ KernelSpec kernel_spec() {
     spec.arch = "sm_90a";
     spec.cluster = {"2", "1", "1"};
     spec.tensor_maps = {{"x_map", "x", {"R", "C"}, {"64", "32"}, TmaSwizzle::bytes64, TmaElement::tf32, 4}};
+    spec.nvrtc_options = {"--device-as-default-execution-space", "--maxrregcount=64"};
+    spec.include_dirs = {"third_party/cute/include"};
+    spec.structs = {{"A", "CSR", {{"rows", "int*", true, "row_ptr+1"}, {"n", "int", false, "R"}}, 5}};
+    spec.cooperative = true;
     return spec;
 }
 
 CompileResult compile_result() {
     Diagnostic diagnostic{"k.cu", 12, 5, Severity::remark, "177-D", "variable declared but never used", "  int q;",
-                          "detected during instantiation of softmax_k<16>"};
+                          "detected during instantiation of softmax_k<16>", 577};
     CompileResult result;
     result.ok = true;
     result.diagnostics = {diagnostic};
@@ -388,6 +422,7 @@ CompileResult compile_result() {
     result.lookup_ms = 0.75;
     result.cache_hit = true;
     result.failure = "NVRTC failed without a diagnostic";
+    result.pch = PchUse::used;
     return result;
 }
 
@@ -420,7 +455,9 @@ CheckReport check_report() {
     check.buffers[1].buffer = "z";
     check.overwritten_inputs = {"x"};
     check.input_independent = {"y"};
-    check.sizes = {{"3x1000", 77, true, true, "skipped: C%4==0 does not hold", "CUDA_ERROR_ILLEGAL_ADDRESS"}};
+    check.input_independent_at = "1000";
+    check.replayed = {"z"};
+    check.sizes = {{"3x1000", 77, true, true, "skipped: C%4==0 does not hold", ErrorCode::cuda_illegal_address}};
     check.metrics = {{"max_abs_error", kNaN}, {"max_rel_error", -kInf}, {"unwritten", 2}};
     check.first_bad = "y[3][17]";
     check.tolerance = 4e-6;
@@ -459,9 +496,10 @@ RunReport run_report() {
     RunReport report;
     report.stage = Stage::check;
     report.error = "the check failed";
-    report.error_code = "KPLAY_CHECK_FAILED";
+    report.error_code = ErrorCode::out_of_bounds_write;
     report.fault = {true, "an illegal address", "look at the index", "compute-sanitizer kplay-cli run k.cu", true};
     report.error_line = 17;
+    report.launch_problems = {"block.x is 2048; the device allows at most 1024 (over by 1024)"};
     report.file = "kernels_src/softmax/k.cu";
     report.task = "softmax_rows";
     report.kernel = "softmax_k<16>";
@@ -475,8 +513,8 @@ RunReport run_report() {
     report.function = {40, 2048, 16, 8, 768, 90, 91, {{8, 8}, {16, 8}, {24, 4}}};
     report.occupancy = {3, 0.75};
     report.module_load_ms = 0.5;
-    report.launch = {{64, 32, 2}, {16, 16, 4}, 8192, false, {2, 3, 4}};
-    report.following = {{"helper_k", {{5, 6, 7}, {32, 2, 3}, 256, false, {5, 3, 7}}}};
+    report.launch = {{64, 32, 2}, {16, 16, 4}, 8192, false, {2, 3, 4}, true};
+    report.following = {{"helper_k", {{5, 6, 7}, {32, 2, 3}, 256, false, {5, 3, 7}, true}}};
     report.coverage = {int64_t{1} << 33, 99, 5, 7, CoverageKind::per_thread_work};
     BoundArgument argument{"x", "x", "pointer", "x", 2, {1, 2, 3, 4, 5, 6, 7, 8}, 8, 3};
     report.arguments = {argument};
@@ -485,6 +523,7 @@ RunReport run_report() {
     report.kernel_ms = {20, 1.5, 1.25, 2.75, 1.625, 0.125};
     report.warmup = 4;
     report.l2_flushed = true;
+    report.conditions = {true, "a reading", {1980, 3201, 34, 142.5, 0x4}, {1755, 3201, 61, 690.25, 0x20}, {"software thermal slowdown"}, true};
     report.input_copies = 3;
     report.h2d_ms = 0.25;
     report.d2h_ms = 0.375;
@@ -501,6 +540,39 @@ RunReport run_report() {
     report.emulated = true;
     report.thread_order = ThreadOrder::random;
     report.thorough = true;
+    report.tracked = true;
+    Race race;
+    race.space = RaceSpace::global;
+    race.kernel = "histogram";
+    race.array = "bins";
+    race.element = 7;
+    race.first = {{5, 2, 3}, {4, 5, 6}, true, true, true, "races/04.cu", 18};
+    race.second = {{2, 3, 4}, {5, 6, 7}, true, true, true, "races/05.cu", 19};
+    race.same_warp = true;
+    race.same_block = false;
+    race.conflicts = 41;
+    report.races = {race};
+    ElementWriter writer;
+    writer.element = {"out", 1000};
+    writer.written = true;
+    writer.block = {3, 2, 2};
+    writer.thread = {232, 2, 2};
+    writer.many = true;
+    writer.atomic = true;
+    writer.file = "grayscale/01_seed_1d.cu";
+    writer.line = 13;
+    writer.index_story = "i = blockIdx.x*blockDim.x + threadIdx.x = 3*256 + 232";
+    report.writers = {writer};
+    report.writes = {{"out", 1024, 1000, 3}};
+    LineAccess line;
+    line.file = "transpose/01_naive.cu";
+    line.line = 27;
+    line.global_loads = {8, 32, 32};
+    line.global_stores = {8, 256, 32};
+    line.shared_loads = {4, 128, 4};
+    line.shared_stores = {4, 4, 4};
+    line.stall_samples = 17;
+    report.line_access = {{LineAccessOrigin::emulated_device, "transpose_naive", {line}}};
     report.host_compile_ms = 812.5;
     report.host_compile_cached = true;
     report.printf_lines = {"[block (0,0,0) thread (1,0,0)] hello"};
@@ -523,6 +595,7 @@ RunRequest run_request() {
     request.arg_overrides = {{"tw", "32"}};
     request.init_overrides = {{"x", "randint(0,255)"}};
     request.defines = {{"TW", "32"}, {"USE_X", ""}};
+    request.include_dirs = {"/home/me/cutlass/include"};
     request.tolerance = 1e-3;
     request.arch = "sm_90a";
     request.device = 2;
@@ -548,8 +621,11 @@ RunRequest run_request() {
     request.emulation_timeout_s = 2.5;
     request.reference_timeout_s = 45.5;
     request.emulation_thorough = true;
+    request.emulation_track = false;
+    request.who_wrote = {{"out", 13}};
     request.emulation_symbol_check = false;
     request.emulation_sandbox = false;
+    request.emulation_debug = true;
     return request;
 }
 
@@ -610,6 +686,7 @@ TEST(Codec, CompileFileRequestRoundTripsEveryField) {
     request.want_ptx = true;
     request.inspect = true;
     request.defines = {{"BLOCK", "256"}};
+    request.include_dirs = {"include"};
     round_trip("CompileFileRequest", request);
 }
 

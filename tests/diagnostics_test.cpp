@@ -81,3 +81,30 @@ TEST(Diagnostics, HugeLineNumbersAndLongLinesAreHarmless) {
     EXPECT_EQ(nested[0].line, 2);
     EXPECT_EQ(nested[0].severity, Severity::error);
 }
+
+// ptxas runs after the front end for an sm_XX target: its errors name a PTX line, and its closing
+// "aborted" line is no error of its own.
+TEST(Diagnostics, PtxasErrorsAreErrorsWithTheirPtxLine) {
+    const std::string log =
+        "ptxas application ptx input, line 577; error   : Instruction 'wgmma.fence' not supported on .target 'sm_90'\n"
+        "ptxas application ptx input, line 586; error   : Instruction 'wgmma.mma_async with floating point types' not supported on "
+        ".target 'sm_90'\n"
+        "ptxas warning : Registers are spilled to local memory in function '_Z1kPf', 8 bytes spill stores, 8 bytes spill loads\n"
+        "ptxas info    : Used 40 registers, 368 bytes cmem[0]\n"
+        "ptxas fatal   : Ptx assembly aborted due to errors\n";
+    const auto diagnostics = parse_nvrtc_log(log);
+    ASSERT_EQ(diagnostics.size(), 3u);
+    EXPECT_EQ(diagnostics[0].severity, Severity::error);
+    EXPECT_EQ(diagnostics[0].ptx_line, 577);
+    EXPECT_EQ(diagnostics[0].code, "ptxas");
+    EXPECT_EQ(diagnostics[0].message, "ptxas: Instruction 'wgmma.fence' not supported on .target 'sm_90'");
+    EXPECT_EQ(diagnostics[1].ptx_line, 586);
+    EXPECT_EQ(diagnostics[2].severity, Severity::warning);
+    EXPECT_EQ(diagnostics[2].ptx_line, 0);
+
+    // Alone, the fatal line is the error: nothing else says why ptxas stopped.
+    const auto alone = parse_nvrtc_log("ptxas fatal   : Unresolved extern function '_Z3foov'\n");
+    ASSERT_EQ(alone.size(), 1u);
+    EXPECT_EQ(alone[0].severity, Severity::error);
+    EXPECT_EQ(alone[0].message, "ptxas: Unresolved extern function '_Z3foov'");
+}

@@ -18,6 +18,7 @@
 #include "base/error.hpp"
 #include "base/install_paths.hpp"
 #include "test_support.hpp"
+#include "error_code_names.hpp"
 #include "client/worker_client.hpp"
 
 namespace kplay {

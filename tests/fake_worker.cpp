@@ -42,12 +42,12 @@
 
 #include "base/cache_dir.hpp"
 #include "base/error.hpp"
-#include "client/codec.hpp"
-#include "client/frames.hpp"
-#include "client/protocol.hpp"
-#include "client/verdict.hpp"
-#include "spec/kernel_spec.hpp"
-#include "spec/task_sizes.hpp"
+#include "values/codec.hpp"
+#include "protocol/frames.hpp"
+#include "protocol/protocol.hpp"
+#include "values/verdict.hpp"
+#include "kernel_file/kernel_spec.hpp"
+#include "kernel_file/task_sizes.hpp"
 
 namespace {
 

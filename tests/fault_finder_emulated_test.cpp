@@ -16,7 +16,7 @@ RunReport gpu_fault(const std::string& code, const std::string& sizes = "1280x80
     RunReport report;
     report.stage = Stage::run;
     report.error = code + " while running the kernel";
-    report.error_code = code;
+    report.error_code = parse_error_code(code).value();
     report.fault.sticky = true;
     report.sizes = sizes;
     return report;

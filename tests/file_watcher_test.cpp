@@ -6,7 +6,7 @@
 #include <fstream>
 #include <thread>
 
-#include "client/file_watcher.hpp"
+#include "session/file_watcher.hpp"
 #include "test_support.hpp"
 
 using namespace kplay;

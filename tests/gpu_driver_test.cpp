@@ -1,7 +1,10 @@
 // On a GPU machine: the driver table loads, devices are described, the copy ceiling is measured.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "cuda/bandwidth_ceiling.hpp"
+#include "cuda/copy_kernel.hpp"
 #include "cuda/cuda_context.hpp"
 #include "cuda/device_query.hpp"
 #include "test_support.hpp"
@@ -32,4 +35,28 @@ TEST(GpuDriver, MeasuresACopyCeiling) {
     const Ceiling again = device_copy_ceiling(device, cache.path());
     EXPECT_TRUE(again.cached);
     EXPECT_NEAR(again.gbps, measured.gbps, 0.01);
+    EXPECT_EQ(again.name, measured.name);  // which operation set it, kept with the figure
+    EXPECT_NE(measured.name.find("copy bandwidth ("), std::string::npos) << measured.name;
+    // The read ceiling is at least the copy's: reading alone moves no fewer bytes a second.
+    const Ceiling read = device_read_ceiling(device, cache.path());
+    EXPECT_GT(read.gbps, 0.8 * measured.gbps) << read.gbps << " vs " << measured.gbps;
+}
+
+// The copy kernel the ceiling times is a real copy: every word arrives, at a count that leaves a tail
+// after its four-wide main loop.
+TEST(GpuDriver, TheCeilingsCopyKernelCopiesEveryWord) {
+    if (const std::string why = test::why_no_gpu(); !why.empty()) GTEST_SKIP() << why;
+    const DeviceInfo device = describe_device(0);
+    PrimaryContext context(0);
+    const size_t words = 4 * 1000 * 37 + 12;  // 16-byte groups: 37003
+    std::vector<unsigned> host(words), back(words, 0);
+    for (size_t i = 0; i < words; ++i) host[i] = static_cast<unsigned>(i * 2654435761u + 7);
+    DeviceBuffer from(words * 4), to(words * 4);
+    from.upload(host.data(), words * 4);
+    const CopyKernel copier(device);
+    Stream stream = Stream::create();
+    copier.launch(stream, from, to, 3, 128);
+    stream.synchronize();
+    to.download(back.data(), words * 4);
+    EXPECT_EQ(back, host);
 }

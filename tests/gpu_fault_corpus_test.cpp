@@ -7,8 +7,9 @@
 #include <cstdio>
 
 #include "test_support.hpp"
+#include "error_code_names.hpp"
 #include "client/worker_client.hpp"
-#include "remote/remote_target.hpp"
+#include "client/remote_target.hpp"
 
 using namespace kplay;
 
@@ -61,7 +62,7 @@ void run_fault_corpus(const WorkerOptions& options) {
         std::string message = report.error.substr(0, report.error.find('\n'));
         if (message.size() > 110) message = message.substr(0, 107) + "...";
         std::printf("| %s | %s | %s | %s | %.0f | %s |\n", file.filename().c_str(), stage_name(report.stage),
-                    report.error_code.empty() ? "-" : report.error_code.c_str(), message.c_str(), recovery_ms,
+                    report.error_code == ErrorCode::none ? "-" : error_code_name(report.error_code).c_str(), message.c_str(), recovery_ms,
                     next.run.passed() ? "yes" : "NO");
         if (report.fault.sticky) {
             EXPECT_LT(recovery_ms, 2000) << "goal: recovery within 2 s";

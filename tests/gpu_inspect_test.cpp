@@ -12,8 +12,9 @@
 #include "inspect/fault_finder.hpp"
 #include "inspect/kernel_inspection.hpp"
 #include "inspect/profiler.hpp"
-#include "spec/source_scan.hpp"
+#include "kernel_file/source_scan.hpp"
 #include "test_support.hpp"
+#include "error_code_names.hpp"
 
 using namespace kplay;
 
@@ -103,7 +104,7 @@ TEST(GpuInspect, FaultsAreLocatedToTheirLinesByTheEmulatedRerunAndComputeSanitiz
         } else {
             ADD_FAILURE() << "a GPU machine without compute-sanitizer: " << sanitizer.missing;
         }
-        std::printf("| %s | %s | line %d | %.2f | line %d | %.1f |\n", name.c_str(), faulted.error_code.c_str(), emulated.line, emulated.seconds,
+        std::printf("| %s | %s | line %d | %.2f | line %d | %.1f |\n", name.c_str(), error_code_name(faulted.error_code).c_str(), emulated.line, emulated.seconds,
                     checked.line, checked.seconds);
     }
 }

@@ -46,8 +46,8 @@ TEST(GpuKernels, GrayscaleKernelsAreCorrect) {
         expect_passes(request_for(file, "1280x800"));
         expect_passes(request_for(file, "1001x999"));
         RunRequest photo = request_for(file, "");
-        photo.inputs.image_path = (test::shared_images_dir() / "puppy.jpg").string();
-        if (std::filesystem::exists(photo.inputs.image_path)) expect_passes(photo);
+        photo.inputs.image_path = (test::images_dir() / "grace_hopper.jpg").string();
+        expect_passes(photo);
     }
 }
 
@@ -154,4 +154,27 @@ TEST(GpuKernels, WrongArgumentCountIsAMessage) {
     const RunReport report = engine().run(request_for(file, "64"));
     EXPECT_EQ(report.stage, Stage::launch);  // the plan binds the arguments: nothing is launched
     EXPECT_NE(report.error.find("takes 6 parameters but 5 arguments"), std::string::npos) << report.error;
+}
+
+// this_grid().sync() through a cooperative launch (cuLaunchKernelEx's cooperative attribute), and a grid
+// larger than the GPU holds at once refused before launch with occupancy x SMs.
+TEST(GpuCooperative, AGridSyncedSumPassesAndATooLargeGridIsRefused) {
+    if (const std::string why = test::why_no_gpu(); !why.empty()) GTEST_SKIP() << why;
+    const EngineConfig defaults = default_engine_config();
+    // The host reference's build reads cooperative_groups.h, whose CUDA 13 form includes CCCL's libcu++.
+    Engine cooperative(EngineConfig{{}, defaults.cuda_include_dir / "cccl", defaults.cuda_include_dir, defaults.emu_include_dir});
+    RunRequest request = request_for(test::data_dir() / "emu/cg_grid_sum.cu", "");
+    RunReport report = cooperative.run(request);
+    ASSERT_TRUE(report.ok()) << report.stage << ": " << report.error << "\n" << report.compile.log;
+    EXPECT_TRUE(report.launch.cooperative);
+    EXPECT_TRUE(report.check.passed) << report.check.summary << " " << report.check.first_bad;
+    for (const auto& size : report.check.sizes) EXPECT_TRUE(size.passed) << size.sizes << ": " << size.summary;
+
+    request.grid = std::vector<int64_t>{1000000};
+    request.check_test_sizes = false;
+    report = cooperative.run(request);
+    EXPECT_FALSE(report.ok());
+    EXPECT_EQ(report.error_code, ErrorCode::cuda_cooperative_launch_too_large) << report.error;
+    EXPECT_NE(report.error.find("SMs = "), std::string::npos) << report.error;
+    EXPECT_NE(report.error.find("grid 1000000,1,1 has 1000000"), std::string::npos) << report.error;
 }

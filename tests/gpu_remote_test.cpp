@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "client/worker_client.hpp"
-#include "remote/remote_target.hpp"
+#include "client/remote_target.hpp"
 #include "test_support.hpp"
 
 using namespace kplay;
@@ -35,11 +35,11 @@ TEST(GpuRemote, TheGrayscaleAndMatmulLaddersAreCorrectOverTheLink) {
     remote.remote = command_target("'" + test::worker_path().string() + "' --stdio");
     WorkerClient here(local), there(remote);
     std::printf("\n| kernel | size | local median ms | remote median ms | remote check | link ms | answer ms |\n|---|---|---|---|---|---|---|\n");
-    const std::string puppy = (test::shared_images_dir() / "puppy.jpg").string();
+    const std::string photo = (test::images_dir() / "grace_hopper.jpg").string();
     std::vector<std::pair<std::filesystem::path, RunRequest>> runs;
     for (const auto& file : test::kernel_files("grayscale")) {
         runs.emplace_back(file, ladder_run(file, "1001x999"));
-        if (std::filesystem::exists(puppy)) runs.emplace_back(file, ladder_run(file, "", puppy));
+        runs.emplace_back(file, ladder_run(file, "", photo));
     }
     for (const auto& file : test::kernel_files("matmul")) runs.emplace_back(file, ladder_run(file, test::irregular_matmul_size(file)));
     for (const auto& [file, request] : runs) {
@@ -54,7 +54,7 @@ TEST(GpuRemote, TheGrayscaleAndMatmulLaddersAreCorrectOverTheLink) {
         // The same output, pixel for pixel, as the local worker's.
         EXPECT_EQ(a.run.view.output, b.run.view.output);
         std::printf("| %s | %s | %.4f | %.4f | %s | %.1f | %.1f |\n", file.filename().c_str(),
-                    request.inputs.size.empty() ? "puppy.jpg" : request.inputs.size.c_str(), a.run.kernel_ms.median, b.run.kernel_ms.median,
+                    request.inputs.size.empty() ? "grace_hopper.jpg" : request.inputs.size.c_str(), a.run.kernel_ms.median, b.run.kernel_ms.median,
                     b.run.check.passed ? "PASS" : "FAIL", b.link_ms, b.elapsed_ms);
     }
     EXPECT_EQ(there.remote_status().connections, 1);

@@ -718,3 +718,34 @@ TEST(GuiWindow, RunsItsKernelsOnARemoteWorkerAndSaysWhere) {
     EXPECT_TRUE(state["shown"].value("passed", false));
     EXPECT_TRUE(fs::exists(shot));
 }
+
+// The Debug tab, as Run to line and one Step would drive it: the window stops in the chosen thread at the
+// line, the step ends in the same thread on the next line, and the locals and the block's shared array
+// are shown. The screenshot has the stopped line marked in green.
+TEST(GuiWindow, TheDebugTabStopsInTheChosenThreadAndSteps) {
+    if (const std::string why = why_no_display(); !why.empty()) GTEST_SKIP() << why;
+    if (kplay::test::run_shell("command -v gdb").first != 0) GTEST_SKIP() << "gdb is not installed (scripts/install-deps installs it)";
+    kplay::test::TempDir dir;
+    const fs::path kernel = fs::path(KPLAY_TEST_DATA_DIR) / "debug" / "block_sums.cu";
+    const fs::path shot = dir.path() / "shot.png";
+    Window window(dir, {kernel.string(), "--test-debug", "1,0,0 5,0,0 15 1", "--screenshot", shot.string(), "--frames", "5"});
+    // gdb's run to the line and the step take longer than a frame loop's usual wait.
+    for (int i = 0; i < 1800 && !fs::exists(shot); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    EXPECT_EQ(window.wait_exit(), 0);
+    const json state = window.state();
+    EXPECT_EQ(state.value("right_tab", ""), "debug");
+    const json debug = state["debug"];
+    ASSERT_TRUE(debug.contains("stop")) << debug.dump();
+    const json stop = debug["stop"];
+    EXPECT_EQ(stop.value("state", ""), "stopped") << debug.dump();
+    EXPECT_EQ(stop.value("line", 0), 16) << debug.dump();
+    EXPECT_EQ(debug.value("last_action", ""), "step");
+    EXPECT_EQ(stop["thread"], json::array({5, 0, 0}));
+    EXPECT_EQ(stop["block"], json::array({1, 0, 0}));
+    EXPECT_EQ(stop["locals"].value("t", ""), "5");
+    EXPECT_EQ(stop["locals"].value("i", ""), "261");
+    EXPECT_EQ(stop["shared"].value("partial", "").rfind("{640, 642, 644, 646, 648, 650, 262", 0), 0u) << stop.dump();
+    EXPECT_NE(debug.value("gpu_note", "").find("GPU path"), std::string::npos);
+    EXPECT_EQ(state.value("text_overflow_px", 1.0), 0.0);
+    ASSERT_GT(load_screenshot(shot).w, 0);
+}

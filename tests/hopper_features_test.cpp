@@ -4,12 +4,12 @@
 #include <gtest/gtest.h>
 
 #include "base/error.hpp"
-#include "client/codec.hpp"
-#include "launch/plan.hpp"
-#include "run/emulated_device.hpp"
-#include "spec/kernel_spec.hpp"
-#include "spec/target_arch.hpp"
-#include "spec/task_sizes.hpp"
+#include "values/codec.hpp"
+#include "plan/plan.hpp"
+#include "device/emulated_device.hpp"
+#include "kernel_file/kernel_spec.hpp"
+#include "kernel_file/target_arch.hpp"
+#include "kernel_file/task_sizes.hpp"
 #include "test_support.hpp"
 
 using namespace kplay;
@@ -223,7 +223,7 @@ TEST(HopperEmulated, TheEmulatedDeviceRefusesEachFeatureByName) {
               "h.cu asks for what only a GPU has: arch=sm_90a (line 1), cluster=2,1,1 (line 1), the TMA descriptor a_map (kplay-tma, line "
               "2), the TMA descriptor b_map (kplay-tma, line 3). The emulated CPU device runs CUDA C++ on host threads and has no "
               "architecture-specific instructions (wgmma, setmaxnreg), no thread block clusters and no tensor memory accelerator (TMA). "
-              "Run it on a GPU: pick one in the Device menu, run kplay-cli without --emulate, or use --remote HOST.");
+              "Run it on a GPU: pick one in the Device menu, run kplay-cli with --device N instead of --device cpu, or use --remote HOST.");
     const KernelSpec only_arch = resolve_kernel_spec(
         "// kplay: task=matmul kernel=k arch=sm_90a\n__global__ void k(float* a, float* b, float* c, int M, int N, int K) {}\n", "matmul/k.cu");
     EXPECT_EQ(only_arch.gpu_only_features(), std::vector<std::string>{"arch=sm_90a (line 1)"});

@@ -1,7 +1,7 @@
 // Host references: a kernel file's plain C++ reference built with the host compiler and the standard
 // library, and run once in a sandboxed process. Its results, its parameter table, its progress, and
 // each defence against a hostile reference on its own. Runs everywhere (no GPU needed).
-#include "emu/host_reference.hpp"
+#include "reference/host_reference.hpp"
 
 #include <gtest/gtest.h>
 
@@ -15,9 +15,10 @@
 #include "base/install_paths.hpp"
 #include "emu/emulated_launch.hpp"
 #include "emu/guarded_memory.hpp"
-#include "emu/reference_source.hpp"
-#include "spec/source_scan.hpp"
+#include "reference/reference_source.hpp"
+#include "kernel_file/source_scan.hpp"
 #include "test_support.hpp"
+#include "error_code_names.hpp"
 
 namespace kplay {
 namespace {

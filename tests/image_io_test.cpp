@@ -22,15 +22,18 @@ std::string message_for(const std::filesystem::path& path) {
 }
 }  // namespace
 
-TEST(ImageIo, LoadsTheSeedPuppyAsPlanarRgb) {
-    const std::filesystem::path puppy = test::shared_images_dir() / "puppy.jpg";
-    ASSERT_TRUE(std::filesystem::exists(puppy)) << "shared/images/puppy.jpg is missing beside the checkout";
-    const PlanarImage image = load_image(puppy);
-    EXPECT_GT(image.width, 100);
-    EXPECT_GT(image.height, 100);
+// The repository's photo, baseline and progressive (the seed lecture's puppy.jpg is progressive): the
+// same pixels either way, as planar RGB.
+TEST(ImageIo, LoadsTheRepositorysPhotoBaselineAndProgressiveAsPlanarRgb) {
+    const PlanarImage image = load_image(test::images_dir() / "grace_hopper.jpg");
+    EXPECT_EQ(image.width, 517);
+    EXPECT_EQ(image.height, 606);
     EXPECT_EQ(image.planes.size(), 3 * image.pixels());
     // A photo: the three planes differ.
     EXPECT_FALSE(std::equal(image.planes.begin(), image.planes.begin() + image.pixels(), image.planes.begin() + image.pixels()));
+    const PlanarImage progressive = load_image(test::images_dir() / "grace_hopper_progressive.jpg");
+    EXPECT_EQ(progressive.width, image.width);
+    EXPECT_EQ(progressive.planes, image.planes);
 }
 
 TEST(ImageIo, RoundTripsPngAndConvertsGrayAndRgba) {

@@ -13,8 +13,8 @@
 #include "inspect/kernel_inspection.hpp"
 #include "inspect/profiler.hpp"
 #include "session/kernel_inspector.hpp"
-#include "spec/kernel_spec.hpp"
-#include "spec/source_scan.hpp"
+#include "kernel_file/kernel_spec.hpp"
+#include "kernel_file/source_scan.hpp"
 #include "test_support.hpp"
 
 using namespace kplay;
@@ -121,7 +121,7 @@ TEST(FaultFinder, SanitizerReportsBecomeLinesOfTheKernelFile) {
     EXPECT_FALSE(elsewhere.found);
     const FaultLocation clean = location_from_sanitizer(parse_sanitizer_output(kplay::test::recorded_output("cs-clean.txt")), file);
     EXPECT_FALSE(clean.found);
-    EXPECT_EQ(clean.problem, "compute-sanitizer found no error in the same run.");
+    EXPECT_EQ(clean.problem, "compute-sanitizer's memcheck found no error in the same run.");
 }
 
 TEST(FaultFinder, TheSanitizerRerunIsTheFaultedRunOnceInProcess) {

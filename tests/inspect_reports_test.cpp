@@ -462,51 +462,6 @@ TEST(NcuReport, WarpTiledSgemm) {
     EXPECT_NE(summary->advice[4].find("limited by the number of required registers"), std::string::npos);
 }
 
-TEST(NcuReport, StallsFromTheRawPage) {
-    auto summary = parse_ncu_details_csv(kplay::test::recorded_output("ncu-05_sixteen_pixels_uint4.csv"));
-    ASSERT_TRUE(summary);
-    add_stalls_from_raw_csv(*summary, kplay::test::recorded_output("ncu-stalls-raw.csv"));
-    ASSERT_EQ(summary->top_stalls.size(), 3u);
-    EXPECT_EQ(summary->top_stalls[0].name, "long scoreboard");
-    EXPECT_DOUBLE_EQ(summary->top_stalls[0].cycles_per_issue, 7.77);
-    EXPECT_EQ(summary->top_stalls[1].name, "short scoreboard");
-    EXPECT_DOUBLE_EQ(summary->top_stalls[1].cycles_per_issue, 2.08);
-    EXPECT_EQ(summary->top_stalls[2].name, "wait");
-    EXPECT_DOUBLE_EQ(summary->top_stalls[2].cycles_per_issue, 1.41);
-}
-
-TEST(NcuReport, StallsPickTheSummarysKernelAndSkipSelected) {
-    const std::string raw =
-        "\"ID\",\"Kernel Name\",\"smsp__average_warps_issue_stalled_selected_per_issue_active.ratio\","
-        "\"smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio\","
-        "\"smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio\",\"other\"\n"
-        "\"\",\"\",\"inst\",\"inst\",\"inst\",\"\"\n"
-        "\"0\",\"a(int)\",\"1.00\",\"0.5\",\"0.25\",\"9\"\n"
-        "\"1\",\"b(int)\",\"1.00\",\"0.1\",\"3\",\"9\"\n";
-    ProfileSummary summary;
-    summary.kernel = "b(int)";
-    add_stalls_from_raw_csv(summary, raw);
-    ASSERT_EQ(summary.top_stalls.size(), 2u);
-    EXPECT_EQ(summary.top_stalls[0].name, "mio throttle");
-    EXPECT_DOUBLE_EQ(summary.top_stalls[0].cycles_per_issue, 3);
-    EXPECT_EQ(summary.top_stalls[1].name, "barrier");
-    summary.kernel = "zzz";  // no match: the first kernel's row
-    add_stalls_from_raw_csv(summary, raw);
-    ASSERT_EQ(summary.top_stalls.size(), 2u);
-    EXPECT_EQ(summary.top_stalls[0].name, "barrier");
-}
-
-TEST(NcuReport, UnreadableRawPageLeavesStallsAlone) {
-    ProfileSummary summary;
-    summary.top_stalls = {{"wait", 1.5}};
-    for (const std::string& raw : {std::string(), std::string("garbage\n\"unclosed"), std::string("\"ID\",\"Kernel Name\"\n"),
-                                   kplay::test::recorded_output("ncu-05_sixteen_pixels_uint4.csv")}) {
-        add_stalls_from_raw_csv(summary, raw);
-        ASSERT_EQ(summary.top_stalls.size(), 1u);
-        EXPECT_EQ(summary.top_stalls[0].name, "wait");
-    }
-}
-
 TEST(NcuReport, FailuresSayWhy) {
     std::string error;
     EXPECT_FALSE(parse_ncu_details_csv("", &error));

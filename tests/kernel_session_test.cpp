@@ -15,9 +15,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "client/codec.hpp"
+#include "values/codec.hpp"
 #include "session/kernel_session.hpp"
 #include "test_support.hpp"
+#include "error_code_names.hpp"
 
 using namespace kplay;
 using namespace std::chrono_literals;
@@ -136,6 +137,26 @@ TEST_F(KernelSessionTest, TheFirstResultAfterOpeningIsNotAnEdit) {
     ASSERT_EQ(session.latencies_ms().size(), 1u);
     EXPECT_FALSE(session.showing_opened_result());
     EXPECT_GT(session.history().back().latency_ms, 0);
+}
+
+// A save of a header the kernel includes (here from the user's folder, KPLAY_INCLUDE_PATH's) runs the
+// file again, with the folder in the request; the file's text is the same.
+TEST_F(KernelSessionTest, ASavedHeaderRunsTheFileAgain) {
+    const auto header = dir_.write("user/tile.cuh", "#pragma once\n");
+    KernelSession session(fake());
+    session.set_include_dirs({header.parent_path().string()});
+    session.open(write(matmul_file("#include <tile.cuh>\n")));
+    ASSERT_TRUE(pump_until(session, [&] { return session.results_received() == 1; }));
+    std::this_thread::sleep_for(50ms);
+    dir_.write("user/tile.cuh", "#pragma once\n// edited\n");
+    ASSERT_TRUE(pump_until(session, [&] { return runs_at_worker() == 2 && session.last() && session.last()->ok(); }));
+    pump_for(session, 100ms);
+    EXPECT_EQ(runs_at_worker(), 2u);
+    const RunRequest sent = last_run_request();
+    EXPECT_EQ(sent.source, matmul_file("#include <tile.cuh>\n"));
+    EXPECT_EQ(sent.include_dirs, std::vector<std::string>{header.parent_path().string()});
+    session.frame_presented();
+    EXPECT_EQ(session.latencies_ms().size(), 1u);  // an edit, timed from the header's save
 }
 
 TEST_F(KernelSessionTest, ThoroughRunsGoToTheirOwnWorker) {

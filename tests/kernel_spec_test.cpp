@@ -3,7 +3,7 @@
 
 #include "base/error.hpp"
 #include "base/text.hpp"
-#include "spec/kernel_spec.hpp"
+#include "kernel_file/kernel_spec.hpp"
 
 using namespace kplay;
 
@@ -91,4 +91,33 @@ TEST(KernelSpec, AnnotationMustBeALineComment) {
 
 TEST(KernelSpec, SplitListKeepsParenthesesTogether) {
     EXPECT_EQ(split_list("cdiv(n,256), 1 ,k<1,2>"), (std::vector<std::string>{"cdiv(n,256)", "1", "k<1,2>"}));
+}
+
+// nvrtc= passes on the options that change how device code compiles, in NVRTC's long spelling, and
+// refuses by name those kplay sets itself or that write files; include= lists header folders as written.
+TEST(KernelSpec, NvrtcOptionsAndHeaderFoldersFromTheAnnotation) {
+    const KernelSpec spec = resolve_kernel_spec(
+        "// kplay: task=matmul kernel=k nvrtc=-default-device,-maxrregcount=64,-diag-suppress=177,550,--use_fast_math "
+        "include=cute/include,/opt/cutlass/include\n"
+        "__global__ void k(float* a, float* b, float* c, int M, int N, int K) {}\n",
+        "matmul/k.cu");
+    EXPECT_EQ(spec.nvrtc_options, (std::vector<std::string>{"--device-as-default-execution-space", "--maxrregcount=64",
+                                                            "--diag-suppress=177,550", "--use_fast_math"}));
+    EXPECT_EQ(spec.include_dirs, (std::vector<std::string>{"cute/include", "/opt/cutlass/include"}));
+
+    const auto refusal = [](const std::string& options) {
+        return error_of("// kplay: task=matmul kernel=k nvrtc=" + options +
+                            "\n__global__ void k(float* a, float* b, float* c, int M, int N, int K) {}\n",
+                        "k.cu");
+    };
+    EXPECT_EQ(refusal("-arch=sm_80"), "k.cu:1: kplay annotation: nvrtc=-arch=sm_80: the target is arch= in the annotation (kplay compiles for it)");
+    EXPECT_EQ(refusal("-I/usr/include"),
+              "k.cu:1: kplay annotation: nvrtc=-I/usr/include: a header folder is include= in the annotation (kplay resolves it beside the file)");
+    EXPECT_EQ(refusal("--time=t.csv"), "k.cu:1: kplay annotation: nvrtc=--time=t.csv: it writes a file; kplay times the compile itself");
+    EXPECT_EQ(refusal("-rdc=true"), "k.cu:1: kplay annotation: nvrtc=-rdc=true: kplay loads one compiled module and links nothing to it");
+    EXPECT_EQ(refusal("-maxrregcount"), "k.cu:1: kplay annotation: nvrtc=-maxrregcount: it takes a value: --maxrregcount=VALUE");
+    EXPECT_EQ(refusal("default-device"),
+              "k.cu:1: kplay annotation: nvrtc=default-device: an NVRTC option starts with '-' (e.g. nvrtc=-default-device,-use_fast_math)");
+    EXPECT_NE(refusal("-frobnicate").find("nvrtc=-frobnicate: not an NVRTC option kplay passes on (it passes: -default-device, "),
+              std::string::npos);
 }

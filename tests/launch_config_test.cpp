@@ -1,7 +1,7 @@
 // Launch validation messages, the auto grid and coverage numbers.
 #include <gtest/gtest.h>
 
-#include "client/launch_config.hpp"
+#include "values/launch_config.hpp"
 
 using namespace kplay;
 

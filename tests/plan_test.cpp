@@ -3,9 +3,9 @@
 #include <gtest/gtest.h>
 
 #include "base/error.hpp"
-#include "launch/plan.hpp"
-#include "spec/kernel_spec.hpp"
-#include "spec/task_sizes.hpp"
+#include "plan/plan.hpp"
+#include "kernel_file/kernel_spec.hpp"
+#include "kernel_file/task_sizes.hpp"
 
 using namespace kplay;
 

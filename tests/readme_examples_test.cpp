@@ -2,49 +2,31 @@
 // out and run with kplay-cli (on the emulated device, as in CI), and must pass at its size and every
 // test size; and the kplay-cli lines for inspecting a kernel and finding a fault's line.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdio>
-#include <regex>
+#include <algorithm>
 
 #include "test_support.hpp"
 
 namespace {
 
-struct Example {
-    std::string name, source;
-};
+using Example = kplay::test::ReadmeExample;
+using kplay::test::readme_examples;
 
-std::vector<Example> readme_examples() {
-    const std::string readme = kplay::test::read_file(KPLAY_TEST_README);
-    static const std::regex block("```cuda\n// file: ([A-Za-z0-9_.]+)\n([\\s\\S]*?)```");
-    std::vector<Example> examples;
-    for (auto it = std::sregex_iterator(readme.begin(), readme.end(), block); it != std::sregex_iterator(); ++it)
-        examples.push_back({(*it)[1], "// file: " + (*it)[1].str() + "\n" + (*it)[2].str()});
-    return examples;
-}
-
-// `from`: the folder to run it in (README's command lines name files from the checkout's root).
-std::pair<int, std::string> run_cli(const std::string& arguments, const kplay::test::TempDir& dir, const std::string& from = ".") {
-    const std::string command = "cd " + from + " && env KPLAY_CUDA_DRIVER=/nonexistent/libcuda.so.1 XDG_CACHE_HOME=" +
-                                (dir.path() / "cache").string() + " " + kplay::test::cli_path().string() + " " + arguments + " 2>&1";
-    std::string output;
-    FILE* pipe = popen(command.c_str(), "r");
-    if (!pipe) return {-1, "cannot run " + command};
-    char buffer[4096];
-    size_t n;
-    while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) output.append(buffer, n);
-    const int status = pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+// On the emulated device, from the folder `from`, with the cache in `dir`.
+kplay::test::CliRun run_cli(const std::string& arguments, const kplay::test::TempDir& dir, const std::string& from = ".",
+                            const std::string& environment = "") {
+    return kplay::test::run_cli(arguments, dir.path() / "cache", {from, environment});
 }
 
 }  // namespace
 
-TEST(ReadmeExamples, TheVectorAddAndTheSumReductionRunAsPrinted) {
+TEST(ReadmeExamples, EveryTaskExampleRunsAsPrinted) {
     const std::vector<Example> examples = readme_examples();
     std::vector<std::string> names;
     for (const auto& example : examples) names.push_back(example.name);
-    ASSERT_EQ(names, (std::vector<std::string>{"vector_add.cu", "sum_reduction.cu"}));
+    for (const char* name : {"vector_add.cu", "sum_reduction.cu", "scaled_row_max.cu", "csr_spmv.cu", "constant_conv.cu", "tail_copy.cu",
+                             "gemv_bf16.cu", "dequant_fp8.cu", "layernorm_three_kernels.cu", "cross_entropy.cu", "grid_sum.cu"})
+        EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
     kplay::test::TempDir dir;
     for (const auto& example : examples) {
         SCOPED_TRACE(example.name);
@@ -52,16 +34,17 @@ TEST(ReadmeExamples, TheVectorAddAndTheSumReductionRunAsPrinted) {
         const auto [code, output] = run_cli("run " + file.string(), dir);
         EXPECT_EQ(code, 0) << output;
         EXPECT_NE(output.find("check      PASS"), std::string::npos) << output;
-        EXPECT_NE(output.find("also at    1025: PASS"), std::string::npos) << output;
+        EXPECT_EQ(output.find("FAIL"), std::string::npos) << output;
+        EXPECT_NE(output.find(": PASS"), std::string::npos) << output;  // its test sizes
+        if (example.source.find("test=1,1000,1025") != std::string::npos)
+            EXPECT_NE(output.find("also at    1025: PASS"), std::string::npos) << output;
         EXPECT_NE(output.find("reference  host function kplay_reference (sandboxed)"), std::string::npos) << output;
     }
 }
 
 TEST(ReadmeExamples, TheVectorAddWithoutItsBoundsCheckFails) {
     // What the README says happens: without `if (i < n)` the edge size fails instead of passing by luck.
-    std::vector<Example> examples = readme_examples();
-    ASSERT_FALSE(examples.empty());
-    std::string source = examples.front().source;
+    std::string source = kplay::test::readme_example("vector_add.cu");
     const std::string guarded = "if (i < n) c[i] = a[i] + b[i];";
     ASSERT_NE(source.find(guarded), std::string::npos);
     source.replace(source.find(guarded), guarded.size(), "c[i] = a[i] + b[i];");
@@ -72,24 +55,49 @@ TEST(ReadmeExamples, TheVectorAddWithoutItsBoundsCheckFails) {
     EXPECT_NE(output.find("past the end of"), std::string::npos) << output;
 }
 
+TEST(ReadmeExamples, TheCrossEntropyWithoutZerosOkIsAnInputErrorNamingTheSize) {
+    // What the README says happens without `zeros=ok`: exit status 3 (an input error), not a check failure.
+    std::string source = kplay::test::readme_example("cross_entropy.cu");
+    const std::string declared = " zeros=ok";
+    ASSERT_NE(source.find(declared), std::string::npos);
+    source.erase(source.find(declared), declared.size());
+    kplay::test::TempDir dir;
+    const auto file = dir.write("cross_entropy.cu", source);
+    const auto [code, output] = run_cli("run " + file.string(), dir);
+    EXPECT_EQ(code, 3) << output;
+    EXPECT_NE(output.find("at size 1x1: input 'targets' would be all zeros (init=randint(0,V-1)) at N=1, V=1"), std::string::npos) << output;
+}
+
 // The kplay-cli lines README shows for inspecting a kernel and finding a fault's line run as printed
 // (from the checkout's root, without a GPU: `inspect` needs none, and the emulated device names the
-// fault's line itself). The `--profile` line needs a GPU and ncu; it is run on the GPU machine.
+// fault's line itself; racecheck and --line-access say they need a GPU launch). The `--profile` line
+// needs a GPU and ncu; it is run on the GPU machine.
 TEST(ReadmeExamples, TheInspectAndFindFaultLinesRunAsPrinted) {
     const std::string readme = kplay::test::read_file(KPLAY_TEST_README);
     std::vector<std::string> lines;
     for (size_t at = readme.find("build/bin/kplay-cli "); at != std::string::npos; at = readme.find("build/bin/kplay-cli ", at + 1)) {
         std::string line = readme.substr(at + 20, readme.find('\n', at) - at - 20);
         line = line.substr(0, line.find("  #"));  // the comment after the command
-        if (line.rfind("inspect ", 0) == 0 || line.find("--find-fault") != std::string::npos) lines.push_back(line);
+        if (line.rfind("inspect ", 0) == 0 || line.find("--find-fault") != std::string::npos || line.find("--line-access") != std::string::npos)
+            lines.push_back(line);
     }
-    ASSERT_EQ(lines.size(), 3u) << "README's inspect and --find-fault examples";
+    ASSERT_EQ(lines.size(), 5u) << "README's inspect, --find-fault and --line-access examples";
     kplay::test::TempDir dir;
     const std::string root = kplay::test::kernels_dir().parent_path().string();
     for (const auto& line : lines) {
         SCOPED_TRACE(line);
         const auto [code, output] = run_cli(line, dir, root);
-        if (line.find("--find-fault") != std::string::npos) {
+        if (line.find("--find-fault=racecheck") != std::string::npos) {
+            EXPECT_NE(output.find("--find-fault=racecheck runs compute-sanitizer on a GPU launch; this run was on the emulated device"), std::string::npos)
+                << output;
+        } else if (line.find("--line-access") != std::string::npos) {
+            EXPECT_EQ(code, 0) << output;
+            // Without a GPU the emulated device's own count of the same line: the same words as ncu's.
+            EXPECT_NE(output.find("memory per source line (the emulated device"), std::string::npos) << output;
+            EXPECT_NE(output.find("line   27  loads 4 sectors/request, at the ideal; stores 32 sectors/request, 8x the ideal: uncoalesced"),
+                      std::string::npos)
+                << output;
+        } else if (line.find("--find-fault") != std::string::npos) {
             EXPECT_EQ(code, 5) << output;  // the kernel faults; the emulated device names the line
             EXPECT_NE(output.find("faults/01_out_of_bounds_write.cu:12"), std::string::npos) << output;
         } else if (line.find("--sass") != std::string::npos && code == 3) {
@@ -114,5 +122,134 @@ TEST(ReadmeExamples, TheSeedKernelSweepRunsAsPrinted) {
     EXPECT_EQ(code, 0) << output;
     EXPECT_NE(output.find("exhaustive, 6 points in the space, 6 taken up (0 pruned, 0 from the cache)"), std::string::npos) << output;
     EXPECT_NE(output.find("PASS  <- best"), std::string::npos) << output;
-    EXPECT_NE(output.find("best: block_x="), std::string::npos) << output;
+    EXPECT_NE(output.find("best: block="), std::string::npos) << output;
+}
+
+// README's first kplay-cli example, as printed: the seed kernel on the repository's photo, written as a
+// PNG (run in a scratch folder that sees the checkout's kernels_src, so the PNG lands there).
+TEST(ReadmeExamples, TheSeedKernelOnTheRepositorysPhotoRunsAsPrinted) {
+    const std::string readme = kplay::test::read_file(KPLAY_TEST_README);
+    const std::string command = "build/bin/kplay-cli run kernels_src/grayscale/01_seed_1d.cu --image ";
+    const size_t at = readme.find(command);
+    ASSERT_NE(at, std::string::npos) << "README's first example";
+    const std::string line = readme.substr(at + 20, readme.find('\n', at) - at - 20);
+    kplay::test::TempDir dir;
+    std::filesystem::create_directory_symlink(kplay::test::kernels_dir(), dir.path() / "kernels_src");
+    const auto [code, output] = run_cli(line, dir, dir.path().string());
+    EXPECT_EQ(code, 0) << output;
+    EXPECT_NE(output.find("grace_hopper.jpg, 517x606"), std::string::npos) << output;
+    EXPECT_TRUE(std::filesystem::exists(dir.path() / "gray.png")) << output;
+}
+
+// README's "A GPU elsewhere" lines, as printed, over the test sshd (its host alias stands for gpu-box
+// and me@gpu-box:2222): remote-install copies the worker into the test server's own home, then a run
+// from the checkout's root names its kernel by a relative path, which must be the client's. The window's
+// line is the same link (RemoteWorker and the window tests cover it).
+TEST(ReadmeExamples, TheRemoteExampleRunsAsPrintedOverTheTestSshd) {
+    const char* host = std::getenv("KPLAY_TEST_SSH_HOST");
+    const char* config = std::getenv("KPLAY_TEST_SSH_CONFIG");
+    if (!host || !*host || !config || !*config) {
+        const std::string missing = "no test sshd: run `eval \"$(scripts/test-sshd)\"` first (.ci/run does)";
+        if (std::getenv("KPLAY_REQUIRE_SSH_TESTS")) FAIL() << missing;
+        GTEST_SKIP() << missing;
+    }
+    const std::string readme = kplay::test::read_file(KPLAY_TEST_README);
+    const size_t section = readme.find("## A GPU elsewhere");
+    ASSERT_NE(section, std::string::npos);
+    std::vector<std::string> lines;
+    for (const std::string start : {"kplay-cli remote-install gpu-box", "kplay-cli run "}) {
+        const size_t at = readme.find(start, section);
+        ASSERT_NE(at, std::string::npos) << start;
+        std::string line = readme.substr(at + 10, readme.find('\n', at) - at - 10);  // after "kplay-cli "
+        line = line.substr(0, line.find("  #"));
+        for (const std::string name : {"me@gpu-box:2222", "gpu-box"})
+            if (const size_t where = line.find(name); where != std::string::npos) line.replace(where, name.size(), host);
+        lines.push_back(line);
+    }
+    kplay::test::TempDir dir;
+    const std::string root = kplay::test::kernels_dir().parent_path().string();
+    const std::string ssh = "KPLAY_SSH_COMMAND='ssh -F " + std::string(config) + "' ";
+    const auto [installed, install_output] = run_cli(lines[0], dir, root, ssh);
+    ASSERT_EQ(installed, 0) << lines[0] << "\n" << install_output;
+    EXPECT_NE(install_output.find("installed kplay-worker in ~/.kplay on"), std::string::npos) << install_output;
+    const auto [code, output] = run_cli(lines[1] + " --size 64", dir, root, ssh);
+    EXPECT_EQ(code, 0) << lines[1] << "\n" << output;
+    EXPECT_NE(output.find("check      PASS"), std::string::npos) << output;
+    EXPECT_EQ(output.find("not found"), std::string::npos) << output;
+}
+
+// README's export of the seed kernel for PyTorch, as printed: the snippet is written where -o says
+// (never over the kernel), is valid Python, and names the kernel's wrapper (running it needs PyTorch
+// and a GPU: tests/gpu_torch_export_test.cpp).
+TEST(ReadmeExamples, TheSeedKernelsPyTorchExportRunsAsPrinted) {
+    const std::string readme = kplay::test::read_file(KPLAY_TEST_README);
+    const std::string command = "build/bin/kplay-cli export kernels_src/grayscale/01_seed_1d.cu --torch";
+    const size_t at = readme.find(command);
+    ASSERT_NE(at, std::string::npos) << "README's export example";
+    std::string line = readme.substr(at + 20, readme.find('\n', at) - at - 20);
+    line = line.substr(0, line.find("  #"));
+    kplay::test::TempDir dir;
+    std::filesystem::create_directory_symlink(kplay::test::kernels_dir(), dir.path() / "kernels_src");
+    const auto [code, output] = run_cli(line, dir, dir.path().string());
+    EXPECT_EQ(code, 0) << output;
+    const auto snippet = dir.path() / "gray_torch.py";
+    ASSERT_TRUE(std::filesystem::exists(snippet)) << output;
+    EXPECT_NE(kplay::test::read_file(snippet).find("def rgb_to_grayscale_kernel(in_, out, *, w, h):"), std::string::npos);
+    if (kplay::test::run_shell("python3 -c pass").first == 0) {
+        const auto [compiled, messages] = kplay::test::run_shell("python3 -m py_compile " + snippet.string());
+        EXPECT_EQ(compiled, 0) << messages;
+    }
+}
+
+// The header-folder line README shows runs as printed from the checkout's root: -I serves a file whose
+// annotation lacks include= as well as its own include= does.
+TEST(ReadmeExamples, TheHeaderFolderCompileLineRunsAsPrinted) {
+    const std::string readme = kplay::test::read_file(KPLAY_TEST_README);
+    const std::string line = "kplay-cli compile tests/data/cute_like/transpose_mini.cu -I tests/data/cute_like/include";
+    ASSERT_NE(readme.find("    " + line + "\n"), std::string::npos);
+    kplay::test::TempDir dir;
+    const auto [code, output] = run_cli(line.substr(std::string("kplay-cli ").size()), dir, kplay::test::kernels_dir().parent_path().string());
+    EXPECT_EQ(code, 0) << output;
+    const auto [missing, said] = run_cli("compile tests/data/cute_like/transpose_mini.cu -I no_such_dir", dir, kplay::test::kernels_dir().parent_path().string());
+    EXPECT_NE(missing, 0);
+    EXPECT_NE(said.find("-I no_such_dir: no folder"), std::string::npos) << said;
+}
+
+// README's race and who-wrote lines, as printed (the emulated device): the reduction that lost its
+// barrier fails with the race at an order where its sum comes out right, and the seed kernel's element
+// names its writer and how its index came about.
+TEST(ReadmeExamples, TheRaceAndWhoWroteLinesRunAsPrinted) {
+    const std::string readme = kplay::test::read_file(KPLAY_TEST_README);
+    std::vector<std::string> lines;
+    for (size_t at = readme.find("build/bin/kplay-cli "); at != std::string::npos; at = readme.find("build/bin/kplay-cli ", at + 1)) {
+        const std::string line = readme.substr(at + 20, readme.find('\n', at) - at - 20);
+        const bool emulated = line.find("--device cpu") != std::string::npos;  // the GPU's racecheck line is run on the GPU
+        if (emulated && (line.find("kernels_src/races/") != std::string::npos || line.find("--who-wrote") != std::string::npos))
+            lines.push_back(line);
+    }
+    ASSERT_EQ(lines.size(), 2u) << "README's race and --who-wrote examples";
+    kplay::test::TempDir dir;
+    const std::string root = kplay::test::kernels_dir().parent_path().string();
+    {
+        const auto [code, output] = run_cli(lines[0], dir, root);
+        EXPECT_EQ(code, 6) << output;  // a check failure
+        EXPECT_NE(output.find("check      RACE on shared array 'partial' at line 30 (no __syncthreads() between). "
+                              "The output happened to match this time (PASS"),
+                  std::string::npos)
+            << output;
+        EXPECT_NE(output.find("race       read-write in reduce_missing_barrier: shared array 'partial', element 2: thread (0,0,0) of block "
+                              "(0,0,0) reads it at races/01_reduction_missing_barrier.cu:30 and thread (2,0,0) of the same block writes it at "
+                              "races/01_reduction_missing_barrier.cu:30, with no __syncthreads() between"),
+                  std::string::npos)
+            << output;
+        EXPECT_NE(output.find("The output happened to match this time (PASS"), std::string::npos) << output;
+    }
+    {
+        const auto [code, output] = run_cli(lines[1], dir, root);
+        EXPECT_EQ(code, 0) << output;
+        EXPECT_NE(output.find("who wrote  out[1000]: written by thread (232,0,0) of block (3,0,0) at grayscale/01_seed_1d.cu:13; "
+                              "i = blockIdx.x*blockDim.x + threadIdx.x = 3*256 + 232"),
+                  std::string::npos)
+            << output;
+    }
 }

@@ -17,9 +17,10 @@
 #include <thread>
 
 #include "client/worker_client.hpp"
-#include "remote/remote_target.hpp"
+#include "client/remote_target.hpp"
 #include "session/kernel_session.hpp"
 #include "test_support.hpp"
+#include "error_code_names.hpp"
 
 using namespace kplay;
 namespace fs = std::filesystem;
@@ -42,7 +43,11 @@ std::vector<pid_t> processes_of(const fs::path& exe) {
         if (name.find_first_not_of("0123456789") != std::string::npos) continue;
         std::error_code error;
         const fs::path target = fs::read_symlink(entry.path() / "exe", error);
-        if (!error && target == exe) found.push_back(std::stoi(name));
+        // The compile server runs the same program, shared by every worker and ending when idle: not a
+        // part of any one connection.
+        std::ifstream cmdline(entry.path() / "cmdline");
+        const std::string arguments((std::istreambuf_iterator<char>(cmdline)), std::istreambuf_iterator<char>());
+        if (!error && target == exe && arguments.find("--compile-server") == std::string::npos) found.push_back(std::stoi(name));
     }
     return found;
 }
@@ -113,10 +118,13 @@ uint64_t start_spinning(WorkerClient& client) {
     RunRequest request = fault_run("04_endless_loop.cu");
     request.emulation_timeout_s = 120;
     const uint64_t id = client.submit_run(request);
+    // The emulated device's launches are CPU work (Phase::cpu, under the CPU time limit); the inputs and
+    // the reference before them take milliseconds at this size, so a moment later the kernel spins.
     const bool spinning = eventually([&] {
         (void)client.poll();
-        return client.phase() == Phase::gpu;
+        return client.phase() == Phase::cpu;
     }, 30);
+    if (spinning) std::this_thread::sleep_for(std::chrono::milliseconds(500));
     return spinning ? id : 0;
 }
 
@@ -216,6 +224,30 @@ TEST(RemoteWorker, TheKernelsHeadersAndImageTravelWithTheRun) {
     (void)header;
 }
 
+// A relative path is the client's: the host starts elsewhere (here `cd /`, as ssh starts in the user's
+// home there), and the kernel must still be the one the user named, from the checkout's root and from
+// inside the kernel's folder.
+TEST(RemoteWorker, ARelativePathIsTheClientsFromTheRootAndFromInsideTheFolder) {
+    WorkerCopy worker;
+    WorkerOptions options;
+    options.remote = command_target("cd / && exec " + quoted(worker.path) + " --stdio");
+    WorkerClient client(options);
+    const fs::path before = fs::current_path();
+    const fs::path kernel = test::kernels_dir() / "grayscale/01_seed_1d.cu";
+    for (const auto& [folder, relative] : {std::pair{kernel.parent_path().parent_path().parent_path(), fs::path("kernels_src/grayscale/01_seed_1d.cu")},
+                                           std::pair{kernel.parent_path(), fs::path("01_seed_1d.cu")}}) {
+        SCOPED_TRACE(folder.string());
+        fs::current_path(folder);
+        RunRequest request = seed_run();
+        request.kernel_path = relative;
+        const WorkerResult result = client.wait(client.submit_run(request));
+        fs::current_path(before);
+        ASSERT_TRUE(result.ok()) << result.failure_message;
+        EXPECT_EQ(result.run.stage, Stage::done) << result.run.error;
+        EXPECT_TRUE(result.run.check.passed);
+    }
+}
+
 TEST(RemoteWorker, ACompileErrorComesBackWithItsDiagnostics) {
     WorkerCopy worker;
     WorkerClient client(stdio_options(worker.path));
@@ -241,13 +273,13 @@ TEST(RemoteWorker, ABoundsFaultIsReportedAndTheNextRunIsCorrect) {
 TEST(RemoteWorker, AnEndlessLoopIsStoppedByTheHostsWatchdogAndTheConnectionLives) {
     WorkerCopy worker;
     WorkerOptions options = stdio_options(worker.path);
-    options.run_timeout_s = 1;
+    options.cpu_timeout_s = 1;  // the emulated device's launches count as CPU time
     WorkerClient client(options);
     RunRequest request = fault_run("04_endless_loop.cu");
     request.emulation_timeout_s = 120;  // the emulator's own limit must not be what stops it
     const WorkerResult result = client.wait(client.submit_run(request));
     EXPECT_EQ(result.failure, WorkerFailure::timeout);
-    EXPECT_NE(result.failure_message.find("did not finish within 1 s"), std::string::npos) << result.failure_message;
+    EXPECT_NE(result.failure_message.find("the emulated device's launch) within 1 s"), std::string::npos) << result.failure_message;
     EXPECT_EQ(result.run.error_code, "KPLAY_TIMEOUT");
     expect_good_run(client);
     EXPECT_EQ(client.remote_status().connections, 1);  // the host's supervisor replaced its worker, not the link

@@ -4,7 +4,8 @@
 
 #include <cstring>
 
-#include "run/runner.hpp"
+#include "device/runner.hpp"
+#include "error_code_names.hpp"
 
 using namespace kplay;
 
@@ -33,13 +34,15 @@ public:
     const DeviceInfo& info() const override { return info_; }
     bool emulated() const override { return false; }
     std::vector<std::unique_ptr<LoadedKernel>> load(const KernelSource&) override { return {}; }
-    std::unique_ptr<LoadedKernel> library(Baseline) override { return nullptr; }
+    std::unique_ptr<LoadedKernel> library(Baseline, GemmTypes) override { return nullptr; }
     void prepare(LoadedKernel&, const LaunchConfig&) override {}
     Occupancy occupancy(const LoadedKernel&, const LaunchConfig&) override { return {}; }
     std::unique_ptr<DeviceBuffers> allocate(const std::vector<BufferShape>& shapes, GuardEdge) override {
         return std::make_unique<HostBuffers>(shapes, overrun_of_);
     }
     bool places_edges() const override { return false; }
+    void write_constant(LoadedKernel&, const std::string& name, const void*, size_t bytes) override { constants.emplace_back(name, bytes); }
+    std::vector<std::pair<std::string, size_t>> constants;  // what write_constant was given
     TensorMapBytes encode_tensor_map(const TensorMapPlan& plan, uint64_t address) override {
         TensorMapBytes bytes;  // the stand-in "descriptor": the address, then the argument's index
         std::memcpy(bytes.bytes, &address, sizeof address);
@@ -112,10 +115,14 @@ TEST(Runner, ATmaDescriptorArgumentGetsTheDevicesBytesForItsSetsBuffer) {
     StandInDevice device({0, 0});
     LaunchPlan plan;
     plan.arguments.resize(3);
-    plan.arguments[0].buffer = 0;  // in, as a pointer
+    plan.arguments[0].buffer = 0;  // in, as a pointer: its address goes where its pointer slot says
+    plan.arguments[0].size = 8;
+    plan.arguments[0].pointers = {{0, 0, 0}};
     plan.arguments[1].tensor_map = 0;
     plan.arguments[1].size = 128;
     plan.arguments[2].buffer = 1;
+    plan.arguments[2].size = 8;
+    plan.arguments[2].pointers = {{0, 1, 0}};
     TensorMapPlan map;
     map.name = "in_map";
     map.argument = 1;

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "base/error.hpp"
-#include "spec/source_scan.hpp"
+#include "kernel_file/source_scan.hpp"
 #include "test_support.hpp"
 
 using namespace kplay;

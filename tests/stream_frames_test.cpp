@@ -17,7 +17,7 @@
 #include <thread>
 #include <vector>
 
-#include "client/stream_frames.hpp"
+#include "protocol/stream_frames.hpp"
 
 using namespace kplay;
 using nlohmann::json;

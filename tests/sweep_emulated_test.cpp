@@ -7,7 +7,7 @@
 #include <chrono>
 
 #include "client/worker_client.hpp"
-#include "spec/source_scan.hpp"
+#include "kernel_file/source_scan.hpp"
 #include "sweep/sweep.hpp"
 #include "sweep/sweep_table.hpp"
 #include "test_support.hpp"

@@ -5,7 +5,7 @@
 #include <thread>
 
 #include "session/sweep_session.hpp"
-#include "spec/source_scan.hpp"
+#include "kernel_file/source_scan.hpp"
 #include "test_support.hpp"
 
 using namespace kplay;

@@ -11,7 +11,7 @@
 
 #include "base/error.hpp"
 #include "test_support.hpp"
-#include "spec/kernel_spec.hpp"
+#include "kernel_file/kernel_spec.hpp"
 
 using namespace kplay;
 
@@ -346,22 +346,22 @@ TEST(SweepResolve, DefinesMayHoldWords) {
 
 TEST(SweepResolve, ExactMessages) {
     EXPECT_EQ(resolve_error(kMatmul, {"tw=8", "q=1"}),
-              "unknown parameter 'q': not a block axis (block_x, block_y, block_z), a literal argument (tw), a define "
+              "unknown parameter 'q': not the block (block, or its axes block_x, block_y, block_z), a literal argument (tw), a define "
               "(-DNAME=...) or a "
               "size (M, N, K)");
     // TILE is not among this spec's defines, so without -D it is unknown.
     EXPECT_EQ(resolve_error(kMatmul, {"TILE=8"}),
-              "unknown parameter 'TILE': not a block axis (block_x, block_y, block_z), a literal argument (tw), a "
+              "unknown parameter 'TILE': not the block (block, or its axes block_x, block_y, block_z), a literal argument (tw), a "
               "define (-DNAME=...) or a "
               "size (M, N, K)");
     EXPECT_EQ(resolve_error(kMatmulWithDefines, {"q=1"}),
-              "unknown parameter 'q': not a block axis (block_x, block_y, block_z), a literal argument (tw), a define "
+              "unknown parameter 'q': not the block (block, or its axes block_x, block_y, block_z), a literal argument (tw), a define "
               "(-DNAME=..., TILE, "
               "FAST) or a size (M, N, K)");
     EXPECT_EQ(resolve_error("// kplay: task=matmul kernel=k args=a,b,c,M,N,K\n__global__ void k(float* a, float* b, "
                             "float* c, int M, int N, int K) {}\n",
                             {"tw=8"}),
-              "unknown parameter 'tw': not a block axis (block_x, block_y, block_z), a literal argument (none), a "
+              "unknown parameter 'tw': not the block (block, or its axes block_x, block_y, block_z), a literal argument (none), a "
               "define (-DNAME=...) or "
               "a size (M, N, K)");
     EXPECT_EQ(resolve_error(kMatmul, {"tw=8,16", "block_x=32", "tw=32"}),

@@ -10,7 +10,7 @@
 
 #include "base/error.hpp"
 #include "test_support.hpp"
-#include "launch/plan.hpp"
+#include "plan/plan.hpp"
 #include "sweep/point_result.hpp"
 #include "sweep/sweep_cache.hpp"
 
@@ -137,12 +137,46 @@ TEST(SweepTarget, WithoutABlockParameterTheBlockFollowsTheAnnotation) {
     EXPECT_FALSE(annotation_values(target, point({"8"})).block.has_value());
 }
 
+// `block` is what a user types for a 1D kernel: block=256 is block_x, block=32x8 sets x and y.
+TEST(SweepTarget, TheBlockParameterSetsTheAxesItGives) {
+    const char* const seed =
+        "// kplay: task=grayscale kernel=k args=in,out,n launch=1d block=256\n"
+        "__global__ void k(const unsigned char* in, unsigned char* out, int n) {}\n";
+    const SweepTarget one_d = target_of(seed, {"block=32..256 step *2"}, {}, "64x64");
+    EXPECT_EQ(one_d.space.params[0].values, (std::vector<std::string>{"32", "64", "128", "256"}));
+    EXPECT_EQ(*point_request({}, one_d, point({"64"})).block, (std::vector<int64_t>{64, 1, 1}));
+    EXPECT_EQ(annotation_values(one_d, point({"128"})).block, (std::vector<int64_t>{128, 1, 1}));
+
+    const SweepTarget two_d = target_of(kTiled, {"block=32x8,16x16,8x8x2", "tw=16"}, {"block_x*block_y <= 256"});
+    EXPECT_EQ(two_d.space.params[0].kind, SweepParamKind::block);
+    EXPECT_EQ(*point_request({}, two_d, point({"32x8", "16"})).block, (std::vector<int64_t>{32, 8, 1}));
+    EXPECT_EQ(*point_request({}, two_d, point({"8x8x2", "16"})).block, (std::vector<int64_t>{8, 8, 2}));
+    EXPECT_EQ(sweep_names(two_d, point({"32x8", "16"})).at("block_y"), 8);
+    EXPECT_EQ(prune_before_compile(two_d, point({"16x16", "16"})), std::nullopt);
+
+    EXPECT_EQ(kplay::test::input_error_of([] { target_of(kTiled, {"block=32x8", "block_y=4"}); }),
+              "parameters 'block' and 'block_y' both set the block; give either block=X[xY[xZ]] or the axes block_x, block_y, block_z");
+    EXPECT_EQ(kplay::test::input_error_of([] { target_of(kTiled, {"block=32x8x2x1"}); }),
+              "sweep parameter 'block=32x8x2x1': '32x8x2x1' is not a block: give 1 to 3 integers separated by 'x', e.g. 256 or 32x8");
+}
+
+// A kernel whose annotation has a literal named block keeps it: the alias is for the launch's block only.
+TEST(SweepTarget, ALiteralNamedBlockIsThatLiteral) {
+    const char* const source =
+        "// kplay: task=matmul kernel=k args=a,b,c,M,N,K,block=16 launch=2d block=block,block\n"
+        "__global__ void k(float* a, float* b, float* c, int M, int N, int K, int block) {}\n";
+    const SweepTarget target = target_of(source, {"block=8,16"});
+    EXPECT_EQ(target.space.params[0].kind, SweepParamKind::literal);
+    EXPECT_EQ(point_request({}, target, point({"8"})).arg_overrides.at("block"), "8");
+}
+
 TEST(SweepPointResult, AWorkerRefusalIsPrunedAWrongCheckCanNeverWin) {
     const SweepTarget target = target_of(kTiled, {"tw=8,16"});
     RunReport refused;
     refused.stage = Stage::launch;
     refused.error = "Invalid launch configuration:\n  - The kernel uses 255 registers per thread; 1024 threads need 261120, more than 65536.";
-    refused.error_code = "KPLAY_LAUNCH_REJECTED";
+    refused.error_code = ErrorCode::launch_rejected;
+    refused.launch_problems = {"The kernel uses 255 registers per thread; 1024 threads need 261120, more than 65536."};
     PointResult result = point_result_from(target.space, point({"8"}), refused);
     EXPECT_EQ(result.state, PointState::pruned);
     EXPECT_EQ(result.reason, "The kernel uses 255 registers per thread; 1024 threads need 261120, more than 65536");
@@ -162,7 +196,7 @@ TEST(SweepPointResult, AWorkerRefusalIsPrunedAWrongCheckCanNeverWin) {
     RunReport fault;
     fault.stage = Stage::run;
     fault.error = "CUDA_ERROR_ILLEGAL_ADDRESS while running matmul_k (grid 4,4,1, block 16,16,1): an illegal address\nmore";
-    fault.error_code = "CUDA_ERROR_ILLEGAL_ADDRESS";
+    fault.error_code = ErrorCode::cuda_illegal_address;
     result = point_result_from(target.space, point({"16"}), fault);
     EXPECT_EQ(result.state, PointState::failed);
     EXPECT_EQ(result.reason, "CUDA_ERROR_ILLEGAL_ADDRESS while running matmul_k (grid 4,4,1, block 16,16,1): an illegal address");
@@ -180,11 +214,11 @@ TEST(SweepPointResult, AFaultAtATestSizeIsAFailureNotAWrongAnswer) {
     SizeCheck fault;
     fault.sizes = "33x17x5";
     fault.summary = "thread (0,0,0) of block (0,0,0) wrote past the end of 'c'";
-    fault.error_code = "KPLAY_OUT_OF_BOUNDS";
+    fault.error_code = ErrorCode::out_of_bounds_write;
     report.check.sizes = {fine, fault};
     const PointResult result = point_result_from(target.space, point({"8"}), report);
     EXPECT_EQ(result.state, PointState::failed);
-    EXPECT_EQ(result.reason, "KPLAY_OUT_OF_BOUNDS at 33x17x5: thread (0,0,0) of block (0,0,0) wrote past the end of 'c'");
+    EXPECT_EQ(result.reason, "KPLAY_OUT_OF_BOUNDS_WRITE at 33x17x5: thread (0,0,0) of block (0,0,0) wrote past the end of 'c'");
 }
 
 TEST(SweepCache, KeepsVerdictsAndResumesFromTheFile) {

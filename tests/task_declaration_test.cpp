@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "base/error.hpp"
-#include "spec/kernel_spec.hpp"
-#include "spec/task_declaration.hpp"
+#include "kernel_file/kernel_spec.hpp"
+#include "kernel_file/task_declaration.hpp"
 
 using namespace kplay;
 
@@ -142,7 +142,7 @@ TEST(TaskDeclaration, TheTaskLineNamesAReferenceAViewAndAnExtent) {
 TEST(TaskDeclaration, ExactMessagesForMistakes) {
     // An unknown element type.
     EXPECT_EQ(declaration_error("// kplay-sizes: n default=8\n// kplay-buffer: x f8[n] in\n"),
-              "mine.cu:2: kplay-buffer 'x': unknown element type 'f8' (known: u8, i32, u32, f16, f32, f64)");
+              "mine.cu:2: kplay-buffer 'x': unknown element type 'f8' (known: u8, i8, i32, u32, i64, f16, bf16, fp8_e4m3, fp8_e5m2, f32, f64)");
     // A size expression with an unknown name.
     EXPECT_EQ(declaration_error("// kplay-sizes: R,C default=8x4\n// kplay-buffer: x f32[R*Q] in\n"),
               "mine.cu:2: kplay-buffer 'x': length 'R*Q': unknown name 'Q' (known: C, R) at position 3 in 'R*Q'");
@@ -152,7 +152,7 @@ TEST(TaskDeclaration, ExactMessagesForMistakes) {
     EXPECT_EQ(declaration_error("// kplay-sizes: n default=8\n// kplay-buffer: x f32 in\n"),
               "mine.cu:2: kplay-buffer 'x': write its element type and length as TYPE[LENGTH], e.g. f32[n]");
     EXPECT_EQ(declaration_error("// kplay-sizes: n default=8\n// kplay-buffer: x f32[n] in colour=red\n"),
-              "mine.cu:2: kplay-buffer 'x': unknown key 'colour' (keys: init, seed, shape, check)");
+              "mine.cu:2: kplay-buffer 'x': unknown key 'colour' (keys: init, seed, shape, check, zeros)");
     EXPECT_EQ(declaration_error("// kplay-sizes: n default=8\n// kplay-buffer: x f32[n] in init=gauss(0,1)\n"),
               "mine.cu:2: kplay-buffer 'x': unknown init 'gauss' (known: uniform, normal, randint, iota, constant, image)");
     EXPECT_NE(declaration_error("// kplay-sizes: n default=8\n// kplay-buffer: x f32[n] in init=constant(0)\n// kplay-buffer: y f32[n] out\n")
@@ -169,7 +169,8 @@ TEST(TaskDeclaration, ExactMessagesForMistakes) {
     EXPECT_EQ(declaration_error("// kplay-sizes: n default=8\n// kplay-buffer: x f32[n] in\n"),
               "mine.cu:1: the task has no checked output: give a buffer the role out or inout");
     EXPECT_EQ(declaration_error("// kplay-sizes: n default=8\n// kplay-buffr: y f32[n] out\n"),
-              "mine.cu:2: unknown line 'kplay-buffr:' (known: kplay-task, kplay-sizes, kplay-buffer, kplay-cost, kplay-launch, kplay-tma, kplay-sweep)");
+              "mine.cu:2: unknown line 'kplay-buffr:' (known: kplay-task, kplay-sizes, kplay-buffer, kplay-constant, kplay-cost, kplay-launch, "
+              "kplay-tma, kplay-struct, kplay-sweep, kplay-torch)");
     EXPECT_EQ(declaration_error("// kplay-sizes: n default=8\n// kplay-buffer: y f32[n] out\n// kplay-cost: ceiling=gpu\n"),
               "mine.cu:3: kplay-cost: unknown ceiling 'gpu' (known: copy, read-only, cublas, none)");
     EXPECT_NE(declaration_error("// kplay-sizes: n default=8\n// kplay-buffer: y f32[n] out\n// kplay-cost: ceiling=cublas\n")
@@ -221,7 +222,7 @@ TEST(TaskDeclaration, ArgumentsAreInferredFromParameterNames) {
     EXPECT_EQ(spec_error(with_reference("// kplay-sizes: n default=8\n// kplay-buffer: y f32[n] out\n",
                                         "__global__ void k(float* y, int count) {}", "void kplay_reference(float* y, int count) {}")),
               "mine.cu: cannot infer the arguments of k: its parameter 'count' is neither a buffer (y) nor a size (n). Name the "
-              "parameters after them, or add '// kplay: args=...'.");
+              "parameters after them, add '// kplay: args=...', or, for a struct of buffers and sizes, '// kplay-struct: count FIELD=VALUE...'.");
 }
 
 TEST(TaskDeclaration, ABuiltInNameAndADeclarationDoNotMix) {
@@ -340,4 +341,91 @@ TEST(TaskDeclaration, LineDirectivesPastIntMaxAreIgnored) {
     EXPECT_EQ(spec_error(with_reference(declaration, kernel, "#line 99999999999 \"x.h\"\n" + wrong)).substr(0, 9), "mine.cu:7");
     EXPECT_EQ(spec_error(with_reference(declaration, kernel, "#line 2147483647 \"x.h\"\n\n" + wrong)).substr(0, 15), "x.h:2147483648:");
     EXPECT_EQ(spec_error(with_reference(declaration, kernel, "#line 40 \"x.h\"\n" + wrong)).substr(0, 7), "x.h:40:");
+}
+
+TEST(TaskDeclaration, NonFiniteInitsAndAZeroInoutAccumulator) {
+    const std::string head = "// kplay-sizes: n default=4096 test=1\n// kplay-buffer: y f32[n] out\n";
+    const auto task = parse_task_declaration(head +
+                                                 "// kplay-buffer: running_max f32[n] inout init=-inf\n"
+                                                 "// kplay-buffer: partial f32[n] scratch init=constant(inf)\n"
+                                                 "// kplay-buffer: counts i32[n] inout init=zero\n",
+                                             "t.cu");
+    ASSERT_TRUE(task);
+    const BufferSpec* running = task->find_buffer("running_max");
+    ASSERT_TRUE(running);
+    EXPECT_EQ(running->init.kind, InitKind::constant);
+    EXPECT_EQ(running->init.params, std::vector<std::string>{"-inf"});
+    EXPECT_EQ(task->find_buffer("partial")->init.params, std::vector<std::string>{"inf"});
+    const BufferSpec* counts = task->find_buffer("counts");
+    EXPECT_TRUE(counts->prefill);  // zero, filled as given instead of refused as an all-zero input
+    EXPECT_EQ(counts->init.text, "zero");
+    EXPECT_NE(declaration_error(head + "// kplay-buffer: m i32[n] inout init=-inf\n").find("only a floating-point buffer holds inf or nan, and this one is i32"),
+              std::string::npos);
+    EXPECT_NE(declaration_error(head + "// kplay-buffer: m f32[n] in init=constant(0)\n").find("all zeros"), std::string::npos);
+}
+
+TEST(TaskDeclaration, AConstantArrayIsAnInputTheFileMustDeclare) {
+    const std::string head = "// kplay-sizes: n default=4096 test=1\n// kplay-buffer: y f32[n] out\n";
+    const auto task = parse_task_declaration(head + "// kplay-constant: taps f32[9] init=normal(0,1) seed=3\n__constant__ float taps[9];\n", "t.cu");
+    ASSERT_TRUE(task);
+    const BufferSpec* taps = task->find_buffer("taps");
+    ASSERT_TRUE(taps);
+    EXPECT_TRUE(taps->constant);
+    EXPECT_EQ(taps->role, BufferRole::in);
+    EXPECT_EQ(taps->length, "9");
+    EXPECT_EQ(declaration_error(head + "// kplay-constant: taps f32[9]\n// __constant__ float taps[9];\n"),
+              "mine.cu:3: kplay-constant 'taps': the file declares no `__constant__` array named 'taps'; declare it at namespace scope, e.g. "
+              "`__constant__ float taps[9];` (a fixed length that holds it)");
+    EXPECT_NE(declaration_error(head + "// kplay-constant: taps\n").find("kplay-constant needs a name and TYPE[LENGTH]"), std::string::npos);
+}
+
+TEST(TaskDeclaration, NarrowTypesHaveTheirOwnDefaultTolerances) {
+    const TaskSpec task = *parse_task_declaration("// kplay-sizes: n default=8\n// kplay-buffer: q fp8_e4m3[n] in\n"
+                                                  "// kplay-buffer: a bf16[n] out\n// kplay-buffer: b fp8_e4m3[n] out\n"
+                                                  "// kplay-buffer: c fp8_e5m2[n] out\n// kplay-buffer: d i8[n] out\n// kplay-buffer: e i64[n] out\n",
+                                                  "tasks/mine.cu");
+    ASSERT_EQ(task.buffers.size(), 6u);
+    EXPECT_EQ(task.buffers[0].type, ElementType::fp8_e4m3);
+    EXPECT_EQ(task.buffers[1].check.text, "rel:1e-2,abs:1e-2");
+    EXPECT_EQ(task.buffers[2].check.text, "rel:0.125,abs:2e-3");
+    EXPECT_EQ(task.buffers[3].check.text, "rel:0.25,abs:2e-5");
+    EXPECT_EQ(task.buffers[4].check.kind, CheckKind::exact);
+    EXPECT_EQ(task.buffers[5].check.kind, CheckKind::exact);
+    EXPECT_EQ(element_size(ElementType::i64), 8u);
+    EXPECT_EQ(element_size(ElementType::bf16), 2u);
+    EXPECT_EQ(element_size(ElementType::fp8_e5m2), 1u);
+}
+
+TEST(TaskDeclaration, TestSizesOfTheCpuAndInputsThatMayBeZero) {
+    const TaskSpec task = *parse_task_declaration("// kplay-sizes: N,V default=64x10 test=1x1,4096x50 test-cpu=1x1,33x50\n"
+                                                  "// kplay-buffer: t i32[N] in init=randint(0,V-1) zeros=ok\n"
+                                                  "// kplay-buffer: z f32[N] in init=constant(0) zeros=ok\n// kplay-buffer: y f32[N] out\n",
+                                                  "tasks/mine.cu");
+    EXPECT_EQ(task.sizes.test, (std::vector<std::vector<int64_t>>{{1, 1}, {4096, 50}}));
+    EXPECT_EQ(task.sizes.cpu_test, (std::vector<std::vector<int64_t>>{{1, 1}, {33, 50}}));
+    EXPECT_TRUE(task.buffers[0].zeros_allowed);
+    EXPECT_TRUE(task.buffers[1].zeros_allowed);
+    EXPECT_FALSE(task.buffers[2].zeros_allowed);
+    EXPECT_EQ(declaration_error("// kplay-sizes: n default=8\n// kplay-buffer: x f32[n] in zeros=yes\n// kplay-buffer: y f32[n] out\n"),
+              "mine.cu:2: kplay-buffer 'x': zeros=yes: write zeros=ok for an input that may be all zeros");
+    EXPECT_EQ(declaration_error("// kplay-sizes: n default=8\n// kplay-buffer: y f32[n] out zeros=ok\n"),
+              "mine.cu:2: kplay-buffer 'y': zeros=ok is for inputs: an output starts as poison, or from its init=");
+}
+
+TEST(TaskDeclaration, CublasCeilingsForF32F16AndBf16AndARefusalByNameElsewhere) {
+    const std::string sizes = "// kplay-sizes: M,N,K default=64x64x64\n";
+    auto gemm = [&](const char* in, const char* out) {
+        return sizes + "// kplay-buffer: a " + in + "[M*K] in\n// kplay-buffer: b " + in + "[K*N] in\n// kplay-buffer: c " + out +
+               "[M*N] out\n// kplay-cost: flops=2*M*N*K ceiling=cublas gemm=a,b,c,M,N,K\n";
+    };
+    const TaskSpec bf16 = *parse_task_declaration(gemm("bf16", "f32"), "tasks/mine.cu");
+    EXPECT_EQ(bf16.gemm_types().input, ElementType::bf16);
+    EXPECT_EQ(bf16.gemm_types().output, ElementType::f32);
+    EXPECT_EQ(declaration_error(gemm("bf16", "bf16")), "(no error)");
+    EXPECT_EQ(declaration_error(gemm("f16", "f16")), "(no error)");
+    EXPECT_EQ(declaration_error(gemm("fp8_e4m3", "f32")),
+              "mine.cu:5: kplay-cost: ceiling=cublas: kplay times cuBLAS's GEMM for f32, f16 and bf16 inputs, not fp8_e4m3 "
+              "(fp8_e4m3 x fp8_e4m3 -> f32); give ceiling=copy, read-only or none");
+    EXPECT_EQ(declaration_error(gemm("bf16", "f16")),
+              "mine.cu:5: kplay-cost: ceiling=cublas: cuBLAS's GEMM takes A and B of one type and C of that type or f32, not bf16 x bf16 -> f16");
 }

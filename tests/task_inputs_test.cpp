@@ -13,6 +13,7 @@
 #include <numeric>
 
 #include "base/error.hpp"
+#include "tasks/narrow_float.hpp"
 #include "test_support.hpp"
 
 namespace kplay {
@@ -224,6 +225,16 @@ TEST(TaskInputs, PoisonPatternsPerType) {
         EXPECT_TRUE(std::isnan(half_to_float(static_cast<uint16_t>(word))));
         EXPECT_TRUE(std::isnan(half_to_float(static_cast<uint16_t>(word >> 16))));
     }
+    for (uint32_t word : poison_patterns(ElementType::bf16)) {
+        EXPECT_TRUE(std::isnan(decode_narrow(ElementType::bf16, word & 0xFFFFu)));
+        EXPECT_TRUE(std::isnan(decode_narrow(ElementType::bf16, word >> 16)));
+    }
+    // A byte type takes the word's low byte for every element, so all four bytes are the same NaN.
+    for (const ElementType type : {ElementType::fp8_e4m3, ElementType::fp8_e5m2})
+        for (uint32_t word : poison_patterns(type)) {
+            EXPECT_EQ(word, (word & 0xFFu) * 0x01010101u);
+            EXPECT_TRUE(std::isnan(decode_narrow(type, word & 0xFFu)));
+        }
 }
 
 TEST(TaskInputs, LengthErrorsNameTheBuffer) {
@@ -428,14 +439,55 @@ TEST(Identity, ChangesWithEveryPartOfTheInputs) {
 
 TEST(Zeros, AnInputThatCanOnlyBeZeroIsRefused) {
     EXPECT_EQ(kplay::test::input_error_of([] { make_one(buffer("x", ElementType::f32, "n", InitKind::constant, {"0"}, "constant(0)"), 8); }),
-              "input 'x' would be all zeros (init=constant(0)): kplay never tests on zeros, since they hide unwritten "
-              "outputs and ignored inputs; give values that are not all zero");
+              "input 'x' would be all zeros (init=constant(0)) at n=8: kplay never tests on zeros, since they hide unwritten "
+              "outputs and ignored inputs; give values that are not all zero, or declare the input zeros=ok");
     EXPECT_MESSAGE(make_one(buffer("x", ElementType::i32, "n", InitKind::iota, {"0", "0"}, "iota(0,0)"), 8),
                    "input 'x' would be all zeros (init=iota(0,0))");
     EXPECT_MESSAGE(make_one(buffer("x", ElementType::u8, "n", InitKind::randint, {"0", "0"}, "randint(0,0)"), 8),
                    "would be all zeros (init=randint(0,0))");
     // Without the declared text the rule is named from its parts.
     EXPECT_MESSAGE(make_one(buffer("x", ElementType::u8, "n", InitKind::constant, {"0.2"}), 8), "(init=constant(0.2))");
+}
+
+TEST(Zeros, AnInputDeclaredZerosOkMayBeAllZeros) {
+    BufferSpec targets = buffer("t", ElementType::i32, "n", InitKind::randint, {"0", "0"}, "randint(0,0)");
+    targets.zeros_allowed = true;
+    const auto data = make_one(targets, 8);
+    EXPECT_EQ(values_of<int32_t>(data.buffers[0]), std::vector<int32_t>(8, 0));
+}
+
+TEST(NarrowTypes, InitsRoundOnceIntoBf16AndFp8AndSaturate) {
+    // uniform(-1,1) in bf16: every value a bf16 (its low 16 bits of a float are zero) inside [-1, 1).
+    const auto bf16 = make_one(buffer("x", ElementType::bf16, "n", InitKind::uniform, {"-1", "1"}), 1000);
+    ASSERT_EQ(bf16.buffers[0].data.size(), 2000u);
+    for (uint16_t bits : values_of<uint16_t>(bf16.buffers[0])) {
+        const float value = std::bit_cast<float>(uint32_t{bits} << 16);
+        EXPECT_GE(value, -1.0f);
+        EXPECT_LT(value, 1.0f);
+    }
+    // constant(1.1) is 1.125 in e4m3 (0x39) and 1.0 in e5m2 (0x3c); 1000 saturates to 448 (0x7e) and 57344 (0x7b).
+    EXPECT_EQ(values_of<uint8_t>(make_one(buffer("q", ElementType::fp8_e4m3, "n", InitKind::constant, {"1.1"}), 2).buffers[0]),
+              (std::vector<uint8_t>{0x39, 0x39}));
+    EXPECT_EQ(values_of<uint8_t>(make_one(buffer("q", ElementType::fp8_e5m2, "n", InitKind::constant, {"1.1"}), 1).buffers[0]),
+              std::vector<uint8_t>{0x3c});
+    EXPECT_EQ(values_of<uint8_t>(make_one(buffer("q", ElementType::fp8_e4m3, "n", InitKind::constant, {"-1000"}), 1).buffers[0]),
+              std::vector<uint8_t>{0xfe});
+    EXPECT_EQ(values_of<uint8_t>(make_one(buffer("q", ElementType::fp8_e5m2, "n", InitKind::constant, {"1e6"}), 1).buffers[0]),
+              std::vector<uint8_t>{0x7b});
+    // bf16 rounds to nearest even: 1 + 2^-8 is halfway between 1 and 1 + 2^-7 and goes to 1 (0x3f80).
+    EXPECT_EQ(values_of<uint16_t>(make_one(buffer("x", ElementType::bf16, "n", InitKind::constant, {"1.00390625"}), 1).buffers[0]),
+              std::vector<uint16_t>{0x3f80});
+}
+
+TEST(NarrowTypes, IntegerInitsFitI8AndI64) {
+    const auto i8 = make_one(buffer("a", ElementType::i8, "n", InitKind::randint, {"-500", "500"}), 2000);
+    for (int8_t v : values_of<int8_t>(i8.buffers[0])) EXPECT_TRUE(v >= -128 && v <= 127);
+    const auto wrapped = make_one(buffer("a", ElementType::i8, "n", InitKind::iota, {"126", "1"}), 4);
+    EXPECT_EQ(values_of<int8_t>(wrapped.buffers[0]), (std::vector<int8_t>{126, 127, -128, -127}));
+    const auto i64 = make_one(buffer("b", ElementType::i64, "n", InitKind::iota, {"4000000000", "3000000000"}), 3);
+    EXPECT_EQ(values_of<int64_t>(i64.buffers[0]), (std::vector<int64_t>{4000000000, 7000000000, 10000000000}));
+    EXPECT_EQ(values_of<int64_t>(make_one(buffer("b", ElementType::i64, "n", InitKind::constant, {"1e30"}), 1).buffers[0]),
+              std::vector<int64_t>{9223372036854774784});
 }
 
 TEST(Zeros, ARandomFillThatComesOutZeroIsDrawnAgain) {

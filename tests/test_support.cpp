@@ -2,14 +2,17 @@
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "base/error.hpp"
@@ -56,6 +59,17 @@ std::string recorded_output(const std::string& name) {
     std::ostringstream text;
     text << in.rdbuf();
     return text.str();
+}
+
+std::pair<int, std::string> run_shell(const std::string& command) {
+    std::string output;
+    FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+    if (!pipe) return {-1, "cannot run " + command};
+    char buffer[4096];
+    size_t n;
+    while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) output.append(buffer, n);
+    const int status = pclose(pipe);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
 }
 
 std::string input_error_of(const std::function<void()>& call) {
@@ -138,9 +152,9 @@ void kplay_reference(const float* a, const float* b, float* c, int n) {
 )";
 }
 
-fs::path shared_images_dir() {
+fs::path images_dir() {
     if (const char* env = std::getenv("KPLAY_TEST_IMAGES"); env && *env) return env;
-    return KPLAY_TEST_SHARED_IMAGES;
+    return kernels_dir() / "images";
 }
 
 FaultExpectation read_fault_expectation(const fs::path& file, const std::string& marker) {
@@ -194,7 +208,7 @@ std::vector<fs::path> task_library_files() {
     std::vector<fs::path> files;
     for (const auto& folder : fs::directory_iterator(kernels_dir())) {
         const std::string name = folder.path().filename().string();
-        if (!folder.is_directory() || name == "include" || name == "faults" || name == "grayscale" || name == "matmul") continue;
+        if (!folder.is_directory() || name == "include" || name == "faults" || name == "races" || name == "grayscale" || name == "matmul") continue;
         for (auto& file : kernel_files(name)) files.push_back(std::move(file));
     }
     std::sort(files.begin(), files.end());
@@ -206,6 +220,46 @@ std::string test_name_of(const fs::path& file) {
     for (char& c : name)
         if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
     return name;
+}
+
+
+CliRun run_cli(const std::string& arguments, const std::filesystem::path& cache, const CliPlace& place) {
+    const std::string hide_driver = place.gpu ? "" : "KPLAY_CUDA_DRIVER=/nonexistent/libcuda.so.1 ";
+    const auto [code, output] = run_shell("cd " + place.from + " && env " + place.environment + " " + hide_driver + "XDG_CACHE_HOME=" +
+                                          cache.string() + " " + cli_path().string() + " " + arguments);
+    return {code, output};
+}
+
+std::vector<ReadmeExample> readme_examples() {
+    const std::string readme = read_file(KPLAY_TEST_README);
+    static const std::regex block("```cuda\n// file: ([A-Za-z0-9_.]+)\n([\\s\\S]*?)```");
+    std::vector<ReadmeExample> examples;
+    for (auto it = std::sregex_iterator(readme.begin(), readme.end(), block); it != std::sregex_iterator(); ++it)
+        examples.push_back({(*it)[1], "// file: " + (*it)[1].str() + "\n" + (*it)[2].str()});
+    return examples;
+}
+
+}  // namespace kplay::test
+
+namespace kplay::test {
+
+std::string readme_example(const std::string& name) {
+    const std::string readme = read_file(KPLAY_TEST_README);
+    const std::string opening = "```cuda\n// file: " + name + "\n";
+    const size_t start = readme.find(opening);
+    if (start == std::string::npos) return "";
+    const size_t end = readme.find("```", start + opening.size());
+    return readme.substr(start + 8, end - start - 8);
+}
+
+Engine& scratch_engine() {
+    static TempDir cache;
+    static Engine engine([] {
+        EngineConfig config = default_engine_config();
+        config.cache_dir = cache.path();
+        return config;
+    }());
+    return engine;
 }
 
 }  // namespace kplay::test

@@ -1,6 +1,10 @@
 // Helpers shared by the test suites: temp folders, file writing, device presence.
 #pragma once
 
+#include "run/engine.hpp"
+
+#include <utility>
+
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -31,6 +35,31 @@ std::string recorded_output(const std::string& name);
 // exact messages with it.
 std::string input_error_of(const std::function<void()>& call);
 
+// kplay-cli run with `arguments` (shell words): its exit code and its output (stdout and stderr).
+struct CliRun {
+    int code = -1;
+    std::string output;
+};
+// Where it runs: `from` is the folder (README's command lines name files from the checkout's root),
+// `environment` more NAME=VALUE words for env, and `gpu` lets it find the CUDA driver (otherwise the
+// driver is hidden, so a run goes to the emulated device, as in CI).
+struct CliPlace {
+    std::string from = ".";
+    std::string environment;
+    bool gpu = false;
+};
+// `cache` becomes its XDG_CACHE_HOME.
+CliRun run_cli(const std::string& arguments, const std::filesystem::path& cache, const CliPlace& place = {});
+
+// README's examples: every ```cuda block whose first line is `// file: NAME`, with that line.
+struct ReadmeExample {
+    std::string name, source;
+};
+std::vector<ReadmeExample> readme_examples();
+
+// Runs `command` with sh, stderr with stdout: its exit status (-1 when it did not exit) and its output.
+std::pair<int, std::string> run_shell(const std::string& command);
+
 // Empty when a CUDA device can run kernels; otherwise the reason, for GTEST_SKIP.
 std::string why_no_gpu();
 
@@ -48,8 +77,8 @@ bool loads_through_tma(const std::filesystem::path& file);
 // `kplay-sizes` values and any further declaration lines, for the end-to-end and window tests.
 std::string vector_add_task(const std::string& sizes, const std::string& extra_lines = "");
 
-// The shared photos (puppy.jpg, grace_hopper.jpg): ../shared/images beside the checkout, or KPLAY_TEST_IMAGES.
-std::filesystem::path shared_images_dir();
+// The repository's photos (kernels_src/images: grace_hopper.jpg and its progressive copy), or KPLAY_TEST_IMAGES.
+std::filesystem::path images_dir();
 
 // A fault file's `// expect: stage=S [code=C] [text=T...]` line: what kplay must report for it.
 struct FaultExpectation {
@@ -75,7 +104,14 @@ std::vector<std::filesystem::path> kernel_files(const std::string& folder);
 // task (all but the built-in grayscale and matmul ladders, the fault corpus and include/), sorted.
 std::vector<std::filesystem::path> task_library_files();
 
+// README's ```cuda example that starts `// file: NAME`, as printed (that line included); empty when
+// there is none.
+std::string readme_example(const std::string& name);
+
 // A gtest-safe name for a kernel file: "scan/03_hierarchical.cu" -> "scan_03_hierarchical".
 std::string test_name_of(const std::filesystem::path& file);
+
+// An in-process engine whose caches live in a scratch folder of the test binary (one per binary).
+kplay::Engine& scratch_engine();
 
 }  // namespace kplay::test

@@ -8,6 +8,7 @@
 
 #include "run/engine.hpp"
 #include "test_support.hpp"
+#include "error_code_names.hpp"
 
 namespace kplay {
 namespace {
@@ -201,6 +202,47 @@ TEST_F(UserTasks, ATrustedKernelCanBeTheReference) {
     ASSERT_TRUE(report.ok()) << report.stage << ": " << report.error;
     EXPECT_TRUE(report.check.passed) << report.check.summary;
     EXPECT_NE(report.check.reference.find("trusted kernel add_naive"), std::string::npos) << report.check.reference;
+}
+
+// A reference kernel file is built with the header folders the kernel is: the kernel's include= (and
+// the request's -I) and the reference file's own include=; an edit of such a header is a new reference.
+TEST_F(UserTasks, AReferenceKernelFileGetsTheHeaderFolders) {
+    dir_.write("hdr/add_op.cuh", "#pragma once\n__device__ inline float add_op(float x, float y) { return x + y; }\n");
+    dir_.write("naive.cu", "// kplay: grid=1 block=1\n#include <add_op.cuh>\n"
+                           "__global__ void add_naive(const float* a, const float* b, float* c, int n) {\n"
+                           "    for (int i = 0; i < n; ++i) c[i] = add_op(a[i], b[i]);\n}\n");
+    std::string source = vector_add_with("if (i < n) c[i] = b[i] + a[i];");
+    source = source.substr(0, source.find("#ifdef KPLAY_REFERENCE"));
+    const RunReport by_kernel = run("vector_add.cu", "// kplay: kernel=vector_add include=hdr\n// kplay-task: reference=naive.cu:add_naive\n" + source);
+    ASSERT_TRUE(by_kernel.ok()) << by_kernel.stage << ": " << by_kernel.error;
+    EXPECT_TRUE(by_kernel.check.passed) << by_kernel.check.summary;
+
+    // The header changes: the reference is built again (it now computes a - b, which the kernel is not).
+    dir_.write("hdr/add_op.cuh", "#pragma once\n__device__ inline float add_op(float x, float y) { return x - y; }\n");
+    const RunReport edited = run("vector_add.cu", "// kplay: kernel=vector_add include=hdr\n// kplay-task: reference=naive.cu:add_naive\n" + source);
+    ASSERT_TRUE(edited.ok()) << edited.stage << ": " << edited.error;
+    EXPECT_FALSE(edited.check.passed) << edited.check.summary;
+
+    // The reference file names the folder itself; the kernel does not need it.
+    dir_.write("hdr/add_op.cuh", "#pragma once\n__device__ inline float add_op(float x, float y) { return x + y; }\n");
+    dir_.write("naive.cu", "// kplay: grid=1 block=1 include=hdr\n" + test::read_file(dir_.path() / "naive.cu").substr(25));
+    const RunReport by_reference = run("vector_add.cu", "// kplay: kernel=vector_add\n// kplay-task: reference=naive.cu:add_naive\n" + source);
+    ASSERT_TRUE(by_reference.ok()) << by_reference.stage << ": " << by_reference.error;
+    EXPECT_TRUE(by_reference.check.passed) << by_reference.check.summary;
+
+    // Without either, the reference's own error names the header.
+    dir_.write("naive.cu", "// kplay: grid=1 block=1\n" + test::read_file(dir_.path() / "naive.cu").substr(37));
+    const RunReport missing = run("vector_add.cu", "// kplay: kernel=vector_add\n// kplay-task: reference=naive.cu:add_naive\n" + source);
+    EXPECT_EQ(missing.stage, Stage::reference);
+    EXPECT_NE(missing.error.find("add_op.cuh"), std::string::npos) << missing.error;
+}
+
+// The CUB BlockScan task of the compile benchmark and the compile server's GPU test is right at every size.
+TEST_F(UserTasks, TheCubBlockScanTaskPasses) {
+    const RunReport report = run("block_scan_sums.cu", test::read_file(test::data_dir() / "cub" / "block_scan_sums.cu"));
+    ASSERT_TRUE(report.ok()) << report.stage << ": " << report.error;
+    EXPECT_TRUE(report.check.passed) << report.check.summary;
+    for (const auto& size : report.check.sizes) EXPECT_TRUE(size.passed) << size.sizes << ": " << size.summary;
 }
 
 TEST_F(UserTasks, RequiresSkipsTheSizesItRulesOut) {

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <thread>
 
-#include "client/frames.hpp"
+#include "protocol/frames.hpp"
 
 using namespace kplay;
 

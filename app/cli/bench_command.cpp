@@ -3,13 +3,14 @@
 #include <cstdio>
 #include <iostream>
 
-#include "client/bench_report.hpp"
-#include "client/report_json.hpp"
+#include "values/bench_report.hpp"
+#include "values/report_json.hpp"
 #include "client/worker_client.hpp"
-#include "spec/kernel_spec.hpp"
-#include "spec/task_sizes.hpp"
+#include "kernel_file/kernel_spec.hpp"
+#include "kernel_file/task_sizes.hpp"
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "option_values.hpp"
 #include "remote_options.hpp"
 #include "option_parsing.hpp"
 
@@ -64,7 +65,7 @@ std::function<int()> add_bench_command(CLI::App& app) {
     command->add_flag("--no-l2-flush", o->no_flush, "Do not flush L2 between timed launches");
     command->add_flag("--no-cublas", o->no_cublas, "Leave out the cuBLAS rows");
     command->add_flag("--json", o->json, "Print JSON (schema in docs/CLI.md)");
-    command->add_option("--device", o->device, "Device ordinal, or cpu for the emulated CPU device (the default without a GPU)");
+    add_device_option(command, o->device);
     add_remote_options(command, o->remote);
     return [o]() -> int {
         WorkerOptions options = worker_options(o->remote);
@@ -94,6 +95,7 @@ std::function<int()> add_bench_command(CLI::App& app) {
             // may have other sizes, so it measures cuBLAS on its own inputs.
             request.defer_library_ceiling = gemm_file.empty() || o->no_cublas;
             request.emulate = emulated;
+            request.emulation_track = false;  // a table of times: the emulated device's untracked build, on every core
             request.emulate_without_gpu = false;  // decided above, once for the whole table
             if (!emulated && !o->device.empty()) request.device = static_cast<int>(parse_dims(o->device, "--device").at(0));
             return request;
@@ -150,6 +152,7 @@ std::function<int()> add_bench_command(CLI::App& app) {
             if (!row.report.ok()) exit_code = kCudaError;
             else if (!row.report.check.passed && exit_code == kSuccess) exit_code = kCheckFailed;
         }
+        if (!emulated) summary.datasheet = datasheet_peaks(summary.device);
         if (o->json) std::cout << bench_json(summary).dump(2) << "\n";
         else std::cout << format_bench_table(summary);
         return exit_code;

@@ -2,10 +2,11 @@
 #include <cstdio>
 #include <iostream>
 
-#include "client/report_json.hpp"
+#include "values/report_json.hpp"
 #include "client/worker_client.hpp"
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "kplay_version.hpp"
 #include "remote_options.hpp"
 
 namespace kplay::cli {
@@ -29,6 +30,7 @@ std::function<int()> add_devices_command(CLI::App& app) {
         if (*json) {
             std::cout << to_json(query).dump(2) << "\n";
         } else {
+            std::printf("%s\n", version_line("kplay").c_str());
             std::printf("NVRTC %s; CUDA driver %s\n", query.nvrtc_version.c_str(),
                         query.driver.ready() ? cuda_version_string(query.driver.driver_version).c_str() : "not available");
             for (const auto& d : query.devices)

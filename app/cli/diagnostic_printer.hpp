@@ -4,7 +4,7 @@
 #include <ostream>
 #include <string>
 
-#include "client/compile_result.hpp"
+#include "values/compile_result.hpp"
 
 namespace kplay::cli {
 

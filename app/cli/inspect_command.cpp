@@ -6,7 +6,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "client/report_json.hpp"
+#include "values/report_json.hpp"
 #include "client/worker_client.hpp"
 #include "commands.hpp"
 #include "diagnostic_printer.hpp"
@@ -14,7 +14,7 @@
 #include "remote_options.hpp"
 #include "inspect/kernel_inspection.hpp"
 #include "option_parsing.hpp"
-#include "spec/source_scan.hpp"
+#include "kernel_file/source_scan.hpp"
 
 namespace kplay::cli {
 

@@ -5,10 +5,12 @@
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "kplay_version.hpp"
 
 int main(int argc, char** argv) {
-    CLI::App app{"kplay-cli: compile and run CUDA kernel files with NVRTC and the CUDA driver.\n"};
+    CLI::App app{"kplay-cli: compile and run CUDA kernel files with NVRTC and the CUDA driver.\n", "kplay-cli"};
     app.require_subcommand(1);
+    app.set_version_flag("--version", kplay::version_line("kplay-cli"), "Print the version and the git commit, then exit");
     app.footer(R"(Examples:
   kplay-cli devices
   kplay-cli compile kernels_src/grayscale/01_seed_1d.cu
@@ -19,6 +21,7 @@ int main(int argc, char** argv) {
   kplay-cli bench kernels_src/matmul/*.cu --size 4096
   kplay-cli inspect kernels_src/matmul/08_warp_tiling.cu --sass
   kplay-cli sweep kernels_src/grayscale/01_seed_1d.cu --param "block_x=32..1024 step *2"
+  kplay-cli export kernels_src/grayscale/01_seed_1d.cu --torch -o gray.py && python3 gray.py
   kplay-cli remote-install gpu-box && kplay-cli run kernels_src/grayscale/01_seed_1d.cu --remote gpu-box
 
 Exit codes: 0 ok, 1 compile error, 2 usage error, 3 input error (file, annotation, image, launch
@@ -29,7 +32,10 @@ configuration), 4 no CUDA driver/device, 5 CUDA error at run time, 6 output does
     auto bench = kplay::cli::add_bench_command(app);
     auto inspect = kplay::cli::add_inspect_command(app);
     auto sweep = kplay::cli::add_sweep_command(app);
+    auto export_torch = kplay::cli::add_export_command(app);
+    auto debug = kplay::cli::add_debug_command(app);
     auto remote_install = kplay::cli::add_remote_install_command(app);
+    auto completion = kplay::cli::add_completion_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
@@ -43,7 +49,10 @@ configuration), 4 no CUDA driver/device, 5 CUDA error at run time, 6 output does
         if (app.got_subcommand("bench")) return bench();
         if (app.got_subcommand("inspect")) return inspect();
         if (app.got_subcommand("sweep")) return sweep();
+        if (app.got_subcommand("export")) return export_torch();
+        if (app.got_subcommand("debug")) return debug();
         if (app.got_subcommand("remote-install")) return remote_install();
+        if (app.got_subcommand("completion")) return completion();
     } catch (const std::exception& error) {
         std::cerr << "kplay-cli: " << error.what() << "\n";
         return kplay::cli::kInputError;

@@ -1,7 +1,11 @@
 // Small strict parsers: any stray character is an error naming the option.
 #include "option_parsing.hpp"
 
+#include <cstdlib>
+#include <filesystem>
 #include <stdexcept>
+
+#include "kernel_file/include_dirs.hpp"
 
 namespace kplay::cli {
 
@@ -35,6 +39,20 @@ std::pair<std::string, std::string> parse_assignment(const std::string& text, co
     if (name.empty() || name.find_first_of(" \t") != std::string::npos)
         throw std::invalid_argument(std::string(option) + " expects NAME=VALUE, got '" + text + "'");
     return {name, equals == std::string::npos ? "" : text.substr(equals + 1)};
+}
+
+std::vector<std::string> include_folders(const std::vector<std::string>& flags) {
+    std::vector<std::string> folders;
+    for (const std::string& flag : flags) {
+        const std::filesystem::path dir = std::filesystem::absolute(flag).lexically_normal();
+        std::error_code error;
+        if (!std::filesystem::is_directory(dir, error)) throw std::invalid_argument("-I " + flag + ": no folder " + dir.string());
+        folders.push_back(dir.string());
+    }
+    // A folder in the setting that is missing is skipped, as compilers skip a missing CPATH entry.
+    if (const char* setting = std::getenv("KPLAY_INCLUDE_PATH"))
+        for (const std::filesystem::path& dir : split_include_path(setting)) folders.push_back(dir.string());
+    return folders;
 }
 
 }  // namespace kplay::cli

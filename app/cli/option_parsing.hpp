@@ -15,4 +15,8 @@ std::vector<int64_t> parse_dims(const std::string& text, const char* option);
 // "NAME=VALUE" (VALUE may be empty: "NAME" alone means NAME=) -> pair; throws std::invalid_argument.
 std::pair<std::string, std::string> parse_assignment(const std::string& text, const char* option);
 
+// The user's header folders for a compile: each `-I DIR` (made absolute), then KPLAY_INCLUDE_PATH's
+// (colon-separated). Throws std::invalid_argument naming a -I that is not a folder.
+std::vector<std::string> include_folders(const std::vector<std::string>& flags);
+
 }  // namespace kplay::cli

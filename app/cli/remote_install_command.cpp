@@ -11,11 +11,11 @@
 
 #include "base/install_paths.hpp"
 #include "base/subprocess.hpp"
-#include "client/device_values.hpp"
+#include "values/device_values.hpp"
 #include "client/worker_client.hpp"
 #include "commands.hpp"
 #include "exit_codes.hpp"
-#include "remote/remote_target.hpp"
+#include "client/remote_target.hpp"
 
 namespace kplay::cli {
 
@@ -84,16 +84,18 @@ std::function<int()> add_remote_install_command(CLI::App& app) {
                 std::cerr << "kplay-cli: cannot find kplay-worker, kernels_src or runtime/emu/include beside " << self << "\n";
                 return kInputError;
             }
-            // One tar stream with the layout the worker looks for: bin/, lib/, kernels_src/, runtime/emu/include/.
+            // One tar stream with the installed layout the worker looks for (base/install_paths): bin/, lib/
+            // (its RPATH), share/kplay/kernels_src/, share/kplay/emu/include/.
             const fs::path stage = fs::temp_directory_path() / ("kplay-install-" + std::to_string(getpid()));
+            const fs::path data = installed_data_dir(stage / "bin");
             fs::remove_all(stage, error);
             fs::create_directories(stage / "bin");
             fs::create_directories(stage / "lib");
-            fs::create_directories(stage / "runtime" / "emu");
+            fs::create_directories(data / "emu");
             fs::copy_file(worker, stage / "bin" / "kplay-worker");
             for (const fs::path& library : libraries_to_copy(worker)) fs::copy_file(library, stage / "lib" / library.filename(), fs::copy_options::skip_existing, error);
-            fs::copy(kernels, stage / "kernels_src", fs::copy_options::recursive, error);
-            fs::copy(emu, stage / "runtime" / "emu" / "include", fs::copy_options::recursive, error);
+            fs::copy(kernels, data / "kernels_src", fs::copy_options::recursive, error);
+            fs::copy(emu, data / "emu" / "include", fs::copy_options::recursive, error);
             std::vector<std::string> remote = ssh;
             remote.insert(remote.end(), {"--", "rm -rf .kplay.new && mkdir -p .kplay.new && tar xzf - -C .kplay.new && rm -rf .kplay && mv .kplay.new .kplay"});
             const std::string pipeline = "tar czf - -C " + quoted(stage.string()) + " . | " + shell_line(remote);

@@ -2,7 +2,7 @@
 #include "remote_options.hpp"
 
 #include "base/error.hpp"
-#include "remote/remote_target.hpp"
+#include "client/remote_target.hpp"
 
 namespace kplay::cli {
 

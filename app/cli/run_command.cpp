@@ -1,4 +1,5 @@
 // `kplay-cli run FILE`: compile, launch, time and check one kernel; text or JSON out.
+#include <algorithm>
 #include <cmath>
 #include <chrono>
 #include <cstdio>
@@ -7,21 +8,25 @@
 #include <iostream>
 
 #include "base/error.hpp"
-#include "client/output_png.hpp"
+#include "values/output_png.hpp"
 #include "base/text.hpp"
-#include "client/report_json.hpp"
-#include "client/verdict.hpp"
+#include "values/report_json.hpp"
+#include "values/verdict.hpp"
 #include "client/worker_client.hpp"
 #include "commands.hpp"
 #include "diagnostic_printer.hpp"
 #include "exit_codes.hpp"
+#include "option_values.hpp"
 #include "remote_options.hpp"
 #include "option_parsing.hpp"
 #include "inspect/fault_finder.hpp"
+#include "inspect/kernel_inspection.hpp"
+#include "emu/access_tracker.hpp"
+#include "inspect/line_profiler.hpp"
 #include "inspect/profiler.hpp"
 #include "profile_printer.hpp"
 #include "run/engine.hpp"
-#include "spec/source_scan.hpp"
+#include "kernel_file/source_scan.hpp"
 
 namespace kplay::cli {
 
@@ -30,14 +35,15 @@ namespace {
 struct RunOptionsCli {
     std::string file, image, size, block, grid, out, arch;
     int64_t smem = -1;
-    std::vector<std::string> args, defines, inits;
+    std::vector<std::string> args, defines, inits, includes, who_wrote;
     int warmup = 3, repeat = 20;
     std::string device, order = "forward";
     uint64_t order_seed = 1;
     uint64_t seed = 1;
     double tolerance = -1;
-    bool json = false, no_flush = false, in_process = false, thorough = false, no_test_sizes = false;
-    bool find_fault = false, profile = false;
+    bool json = false, no_flush = false, in_process = false, thorough = false, no_test_sizes = false, no_track = false;
+    std::string find_fault;  // a compute-sanitizer tool's name ("memcheck" for a bare --find-fault); empty: not asked
+    bool profile = false, line_access = false, debug_build = false;
     std::vector<std::string> sections;
     double timeout = 5;
     RemoteOptions remote;
@@ -50,9 +56,37 @@ std::filesystem::path own_path() {
     return error ? std::filesystem::path("kplay-cli") : path;
 }
 
+nlohmann::json race_access_json(const RacecheckAccess& a) {
+    nlohmann::json j = {{"access", a.write ? "write" : "read"}, {"pc", a.pc}, {"file", a.file}, {"line", a.line}};
+    if (a.has_thread) j["thread"] = a.thread;
+    return j;
+}
+
 nlohmann::json location_json(const FaultLocation& location) {
-    return {{"finder", std::string(name_of(location.finder))}, {"found", location.found}, {"line", location.line},
-            {"message", location.message}, {"problem", location.problem}, {"seconds", location.seconds}};
+    nlohmann::json j = {{"finder", std::string(name_of(location.finder))}, {"found", location.found}, {"line", location.line},
+                        {"message", location.message}, {"problem", location.problem}, {"seconds", location.seconds}};
+    if (location.finder == FaultFinder::compute_sanitizer) {
+        j["tool"] = std::string(name_of(location.tool));
+        j["other_line"] = location.other_line;
+        j["findings"] = location.findings;
+    }
+    if (location.race) {
+        const RaceHazard& h = *location.race;
+        j["race"] = {{"hazard", std::string(name_of(h.kind))}, {"severity", std::string(name_of(h.severity))}, {"space", h.space},
+                     {"address", h.address}, {"block", h.block}, {"first", race_access_json(h.first)}, {"second", race_access_json(h.second)}};
+    }
+    return j;
+}
+
+// A line of the kernel file as "  NUMBER | TEXT" on stderr (nothing when the file cannot be read).
+void print_source_line(const std::string& file, int line) {
+    try {
+        std::istringstream lines(read_source_file(file));
+        std::string text;
+        for (int number = 1; std::getline(lines, text); ++number)
+            if (number == line) std::fprintf(stderr, "  %8d | %s\n", number, text.c_str());
+    } catch (const InputError&) {
+    }
 }
 
 // "  fault line 12 (emulated device, 0.4 s): MESSAGE" and the line's text, or why the finder could not say.
@@ -62,15 +96,13 @@ void print_location(const FaultLocation& location, const std::string& file) {
         std::fprintf(stderr, "  %-10s %s\n", "no line", (finder + ": " + location.problem).c_str());
         return;
     }
-    std::fprintf(stderr, "  fault at   %s:%d (%s, %.1f s): %s\n", file.c_str(), location.line, finder.c_str(), location.seconds,
-                 location.message.c_str());
-    try {
-        std::istringstream lines(read_source_file(file));
-        std::string text;
-        for (int number = 1; std::getline(lines, text); ++number)
-            if (number == location.line) std::fprintf(stderr, "  %8d | %s\n", number, text.c_str());
-    } catch (const InputError&) {
-    }
+    const bool sanitizer = location.finder == FaultFinder::compute_sanitizer;
+    const char* what = !sanitizer || location.tool == SanitizerTool::memcheck ? "fault at" : location.tool == SanitizerTool::racecheck ? "race at" : "found at";
+    const std::string by = sanitizer ? finder + " " + std::string(name_of(location.tool)) : finder;
+    std::fprintf(stderr, "  %-10s %s:%d (%s, %.1f s): %s\n", what, file.c_str(), location.line, by.c_str(), location.seconds, location.message.c_str());
+    if (location.other_line > 0 && location.other_line < location.line) print_source_line(file, location.other_line);
+    print_source_line(file, location.line);
+    if (location.other_line > location.line) print_source_line(file, location.other_line);
 }
 
 // The line of a GPU fault: the emulated device first (no tool needed), then compute-sanitizer where it is.
@@ -92,9 +124,66 @@ std::vector<FaultLocation> find_fault_line(const RunRequest& request, const RunR
     return found;
 }
 
+// ncu's per-line memory counters of a GPU run: kplay's SASS listing of the same build (a compile in the
+// worker, with line information), then ncu's source page mapped onto it.
+LineProfileOutcome profile_lines(const RunRequest& request, const RunReport& report, const RemoteOptions& remote) {
+    LineProfileOutcome outcome;
+    if (report.emulated) {  // the tracked launch counted every access itself
+        if (report.line_access.empty())
+            outcome.problem = report.tracked ? "the kernel made no loads or stores of buffers or shared memory"
+                                             : "the emulated device counts memory per line on a tracked run; this one had --no-track";
+        else
+            outcome.access = NcuLineAccess{report.line_access.front(), {}};
+        return outcome;
+    }
+    CompileFileRequest compile;
+    compile.path = request.kernel_path;
+    compile.arch = request.arch;
+    compile.inspect = true;
+    compile.defines = request.defines;
+    compile.include_dirs = request.include_dirs;
+    WorkerClient client(worker_options(remote));
+    const WorkerResult answer = client.wait(client.submit_compile(compile));
+    const KernelInspection inspection = answer.ok() ? inspect_compile(answer.compile, request.kernel_path.string(), 0, true) : KernelInspection{};
+    if (!inspection.sass) {
+        outcome.problem = "kplay could not disassemble the kernel to place ncu's counters on its lines: " +
+                          (!answer.ok() ? answer.failure_message : !inspection.sass_problem.empty() ? inspection.sass_problem : inspection.problem);
+        return outcome;
+    }
+    return profile_lines_with_ncu(own_path(), request, report, *inspection.sass, request.kernel_path.string());
+}
+
+nlohmann::json line_profile_json(const LineProfileOutcome& outcome) {
+    nlohmann::json j = {{"problem", outcome.problem}, {"missing", outcome.missing}, {"seconds", outcome.seconds}};
+    if (!outcome.access) return j;
+    j["profile"] = outcome.access->profile;
+    nlohmann::json instructions = nlohmann::json::array();
+    for (const MappedInstruction& i : outcome.access->instructions) {
+        const SassCounters& c = i.counters;
+        instructions.push_back({{"offset", c.offset}, {"sass", c.sass}, {"line", i.line}, {"executed", c.executed}, {"stall_samples", c.stall_samples},
+                                {"global", c.global}, {"shared", c.shared}, {"store", c.store}, {"sectors", c.l2_sectors},
+                                {"ideal_sectors", c.l2_ideal_sectors}, {"wavefronts", c.shared_wavefronts}, {"ideal_wavefronts", c.shared_ideal_wavefronts}});
+    }
+    j["instructions"] = std::move(instructions);
+    return j;
+}
+
+void print_line_profile(const LineProfileOutcome& outcome) {
+    if (!outcome.access) {
+        std::printf("  lines      no per-line counters: %s\n", outcome.problem.c_str());
+        return;
+    }
+    if (outcome.access->profile.origin == LineAccessOrigin::emulated_device)
+        std::printf("  lines      memory per source line (the emulated device, its first %u blocks):\n", AccessTracker::kCountedBlocks);
+    else
+        std::printf("  lines      memory per source line (ncu, %.1f s):\n", outcome.seconds);
+    for (const std::string& row : line_access_table(outcome.access->profile)) std::printf("    %s\n", row.c_str());
+    if (!outcome.missing.empty()) std::printf("    (ncu gave no %s)\n", join(outcome.missing).c_str());
+}
+
 int exit_code_for(const RunReport& report) {
     if (report.ok()) return report.check.passed ? kSuccess : kCheckFailed;
-    if (!report.error_code.empty() && report.error_code.rfind("CUDA", 0) == 0) return kCudaError;
+    if (is_cuda_error(report.error_code)) return kCudaError;
     switch (report.stage) {
         case Stage::compile: return report.compile.ok ? kInputError : kCompileError;
         case Stage::device: return kNoDevice;
@@ -114,20 +203,15 @@ std::string human_bytes(double bytes) {
     return text;
 }
 
-bool loaded(const RunReport& r) {
-    return r.stage != Stage::source && r.stage != Stage::spec && r.stage != Stage::compile && r.stage != Stage::device &&
-           r.stage != Stage::worker;  // a worker that died or was stopped sent no report of its own
-}
-
 void print_setup(const RunReport& r) {
     if (r.device && r.emulated)
         std::printf("  device     %s; threads resumed in %s order%s\n", r.device->name.c_str(), thread_order_name(r.thread_order),
-                    r.thorough ? "; thorough: AddressSanitizer and UBSan" : "");
+                    r.thorough ? "; thorough: AddressSanitizer and UBSan" : r.tracked ? "; loads and stores tracked for races" : "");
     else if (r.device)
         std::printf("  device     [%d] %s (%s)\n", r.device->ordinal, r.device->name.c_str(), r.device->arch().c_str());
-    if (r.emulated && r.stage != Stage::compile)
+    if (r.emulated && reached(r, Stage::load))  // the emulated device's load is the host build (Stage::compile)
         std::printf("  host build %.1f ms (%s)\n", r.host_compile_ms, r.host_compile_cached ? "cached" : "g++/clang++ shared object");
-    if (!loaded(r) || r.stage == Stage::load) return;
+    if (!reached(r, Stage::inputs)) return;
     const auto& f = r.function;
     if (!r.emulated)
         std::printf("  module     loaded in %.2f ms; %d registers/thread, %s static smem, %s local/thread\n", r.module_load_ms,
@@ -139,7 +223,7 @@ void print_setup(const RunReport& r) {
             if (r.values.count(name)) sizes.push_back(name + "=" + std::to_string(r.values.at(name)));
         std::printf("  sizes      %s\n", join(sizes).c_str());
     }
-    if (r.stage == Stage::inputs) return;
+    if (!reached(r, Stage::launch)) return;
     std::printf("  launch     grid %s%s, block %s, dynamic smem %s\n", r.launch.grid.text().c_str(), r.launch.auto_grid ? " (auto)" : "",
                 r.launch.block.text().c_str(), human_bytes(r.launch.dynamic_smem).c_str());
     for (const auto& then : r.following)
@@ -174,6 +258,20 @@ void print_speed(const RunReport& r) {
 
 void print_check(const RunReport& r) {
     std::printf("  check      %s\n", r.check.summary.c_str());
+    for (const BufferWrites& writes : r.writes) {
+        const bool output = std::any_of(r.check.buffers.begin(), r.check.buffers.end(), [&](const BufferCheck& b) { return b.buffer == writes.buffer; });
+        if (!output || (writes.written == writes.elements && writes.many == 0)) continue;
+        std::printf("  writes     '%s': %llu of %llu elements written", writes.buffer.c_str(), static_cast<unsigned long long>(writes.written),
+                    static_cast<unsigned long long>(writes.elements));
+        if (writes.many) std::printf(", %llu by more than one thread", static_cast<unsigned long long>(writes.many));
+        std::printf("\n");
+    }
+    for (const ElementWriter& writer : r.writers) std::printf("  who wrote  %s\n", describe_writer(writer).c_str());
+    for (const Race& race : r.races) {
+        std::printf("  race       %s%s: %s\n", race_kind_name(race), race.kernel.empty() ? "" : (" in " + race.kernel).c_str(),
+                    describe_race(race).c_str());
+        std::printf("             %s\n", race_advice(race).c_str());
+    }
     if (!r.check.first_bad.empty()) std::printf("  first bad  %s\n", r.check.first_bad.c_str());
     std::string metrics;
     for (const auto& m : r.check.metrics) {
@@ -206,6 +304,7 @@ void print_text(const RunReport& r) {
     if (r.ok()) {
         std::printf("  kernel     median %.4f ms (min %.4f, max %.4f, stddev %.4f) over %d runs after %d warm-up%s\n", r.kernel_ms.median,
                     r.kernel_ms.min, r.kernel_ms.max, r.kernel_ms.stddev, r.kernel_ms.count, r.warmup, r.l2_flushed ? ", L2 flushed" : "");
+        if (!r.emulated && r.kernel_ms.count > 0) std::printf("  clocks     %s\n", conditions_text(r.conditions).c_str());
         std::printf("  transfers  H2D %.2f ms, D2H %.2f ms; inputs made in %.1f ms\n", r.h2d_ms, r.d2h_ms, r.inputs_ms);
         std::printf("  reference  %s, %s\n", r.check.reference.c_str(),
                     r.check.reference_cached ? "cached" : (std::to_string(static_cast<int>(std::lround(r.check.reference_ms))) + " ms").c_str());
@@ -238,6 +337,37 @@ bool save_output(const RunReport& r, const std::string& path) {
 
 }  // namespace
 
+// --no-track and --who-wrote into the request; the usage problem, or empty.
+std::string read_tracking(const RunOptionsCli& o, RunRequest& request) {
+    request.emulation_track = !o.no_track;
+    for (const std::string& element : o.who_wrote) {
+        ElementRef ref = parse_element_ref(element);
+        if (ref.buffer.empty()) return "--who-wrote '" + element + "': expected BUFFER[INDEX], e.g. --who-wrote 'out[13]'";
+        request.who_wrote.push_back(std::move(ref));
+    }
+    if (request.who_wrote.empty()) return {};
+    if (o.no_track) return "--who-wrote needs the emulated device's tracking, which --no-track turns off";
+    if (!o.device.empty() && o.device != "cpu") return "--who-wrote runs on the emulated device (--device cpu): a GPU does not record writers";
+    request.emulate = true;
+    return {};
+}
+
+// The emulated device's own options: thread order, thorough and tracked builds, a debugger's build.
+void add_emulation_options(CLI::App* command, RunOptionsCli& o) {
+    one_of(command->add_option("--order", o.order, "Emulated device: order threads are resumed in (forward, reverse, random)"),
+           {"forward", "reverse", "random"});
+    command->add_option("--order-seed", o.order_seed, "Emulated device: seed of the random thread order");
+    command->add_flag("--thorough", o.thorough,
+                      "Emulated device with AddressSanitizer and UBSan (one worker thread): finds overflows of local and shared "
+                      "arrays and undefined behaviour, with the CUDA thread that did it");
+    command->add_option("--who-wrote", o.who_wrote, "Emulated device: name the thread that last wrote an element, e.g. 'out[13]' (repeatable)")
+        ->allow_extra_args(false);  // one element each, so a FILE after it stays the FILE
+    command->add_flag("--no-track", o.no_track, "Emulated device: no tracking of loads and stores (faster, all cores; no race looked for)");
+    command->add_flag("--debug-build", o.debug_build,
+                      "Emulated device built for a debugger: -O0 -g, one worker thread, no seccomp filter, no time limit "
+                      "(what `kplay-cli debug` runs under gdb, with --in-process)");
+}
+
 std::function<int()> add_run_command(CLI::App& app) {
     auto o = std::make_shared<RunOptionsCli>();
     auto* command = app.add_subcommand("run", "Compile, launch, time and check a kernel");
@@ -252,6 +382,8 @@ std::function<int()> add_run_command(CLI::App& app) {
     command->add_option("--smem", o->smem, "Dynamic shared memory in bytes");
     command->add_option("--arg", o->args, "Set a literal argument, e.g. tw=32 (repeatable)");
     command->add_option("-D,--define", o->defines, "Preprocessor define NAME=VALUE (repeatable)");
+    command->add_option("-I,--include", o->includes,
+                        "A header folder to search after the file's include= folders (repeatable; also KPLAY_INCLUDE_PATH)");
     command->add_option("--init", o->inits, "Fill an input another way for this run, e.g. pixels=randint(0,255) (repeatable)");
     command->add_option("--warmup", o->warmup, "Untimed launches before timing")->check(CLI::Range(0, 1000));
     command->add_option("--repeat", o->repeat, "Timed launches (median reported)")->check(CLI::Range(1, 100000));
@@ -259,23 +391,24 @@ std::function<int()> add_run_command(CLI::App& app) {
     command->add_option("--tol", o->tolerance,
                         "Replaces the leading tolerance of each output's check (grayscale: levels, default 1; matmul: multiple of "
                         "u*sqrt(K)*|A||B|, default 2)");
-    command->add_option("--device", o->device, "Device ordinal, or cpu for the emulated CPU device (the default without a GPU)");
-    command->add_option("--order", o->order, "Emulated device: order threads are resumed in (forward, reverse, random)")
-        ->check(CLI::IsMember({"forward", "reverse", "random"}));
-    command->add_option("--order-seed", o->order_seed, "Emulated device: seed of the random thread order");
-    command->add_flag("--thorough", o->thorough,
-                      "Emulated device with AddressSanitizer and UBSan (one worker thread): finds overflows of local and shared "
-                      "arrays and undefined behaviour, with the CUDA thread that did it");
+    add_device_option(command, o->device);
+    add_emulation_options(command, *o);
     command->add_option("--arch", o->arch, "Compile for this target instead of the device's");
     command->add_flag("--no-l2-flush", o->no_flush, "Do not flush L2 between timed runs");
     command->add_option("--out", o->out, "Write the output as PNG: an image output, or a matrix output's |C-R| map");
     command->add_flag("--json", o->json, "Print JSON (schema in docs/CLI.md)");
     add_remote_options(command, o->remote);
-    command->add_option("--timeout", o->timeout, "Stop the kernel after this many seconds (default 5; emulated: 10)")->check(CLI::PositiveNumber);
-    command->add_flag("--find-fault", o->find_fault,
+    command->add_option("--timeout", o->timeout, "Stop the kernel after this many seconds (default 5; emulated: 10 for each million threads of a launch, at least 10)")->check(CLI::PositiveNumber);
+    command->add_flag("--find-fault{memcheck}", o->find_fault,
                       "After a GPU fault: run the same launch on the emulated device, and under compute-sanitizer where it is "
-                      "installed, to find the kernel line");
+                      "installed, to find the kernel line. --find-fault=racecheck, =synccheck or =initcheck: run a GPU launch (passing "
+                      "or not) under that compute-sanitizer tool and show the lines of its shared-memory races, barrier errors or "
+                      "reads of memory nothing wrote");
     command->add_flag("--profile", o->profile, "Run the kernel once more under Nsight Compute (ncu) and print its summary");
+    command->add_flag("--line-access", o->line_access,
+                      "Print memory per source line: sectors per request against the ideal (coalescing), shared-memory wavefronts "
+                      "against the ideal (bank conflicts); on a GPU from Nsight Compute (one more run under ncu, with warp stall "
+                      "samples), on the emulated device from the tracked run itself");
     command->add_option("--sections", o->sections, "ncu sections for --profile (default: SpeedOfLight Occupancy WarpStateStats "
                                                    "MemoryWorkloadAnalysis LaunchStats)");
     command->add_flag("--in-process", o->in_process,
@@ -283,6 +416,11 @@ std::function<int()> add_run_command(CLI::App& app) {
     return [o, command] {
         if (o->in_process && (!o->remote.remote.empty() || !o->remote.command.empty())) {
             std::cerr << "kplay-cli: --in-process runs the engine in this process; it cannot be combined with --remote or --remote-command\n";
+            return static_cast<int>(kUsageError);
+        }
+        const std::optional<SanitizerTool> tool = o->find_fault.empty() ? std::nullopt : parse_sanitizer_tool(o->find_fault);
+        if (!o->find_fault.empty() && !tool) {
+            std::cerr << "kplay-cli: --find-fault=" << o->find_fault << ": no such compute-sanitizer tool (known: " << sanitizer_tool_names() << ")\n";
             return static_cast<int>(kUsageError);
         }
         RunRequest request;
@@ -295,6 +433,7 @@ std::function<int()> add_run_command(CLI::App& app) {
         if (o->smem >= 0) request.smem = o->smem;
         for (const auto& arg : o->args) request.arg_overrides.insert(parse_assignment(arg, "--arg"));
         for (const auto& define : o->defines) request.defines.push_back(parse_assignment(define, "-D"));
+        request.include_dirs = include_folders(o->includes);
         for (const auto& init : o->inits) request.init_overrides.insert(parse_assignment(init, "--init"));
         if (o->tolerance >= 0) request.tolerance = o->tolerance;
         request.arch = o->arch;
@@ -305,9 +444,17 @@ std::function<int()> add_run_command(CLI::App& app) {
         request.check_test_sizes = !o->no_test_sizes;
         request.order_seed = o->order_seed;
         if (command->count("--timeout")) request.emulation_timeout_s = o->timeout;
+        if (const std::string problem = read_tracking(*o, request); !problem.empty()) {
+            std::cerr << "kplay-cli: " << problem << "\n";
+            return static_cast<int>(kUsageError);
+        }
         if (o->thorough) {
             request.emulate = true;
             request.emulation_thorough = true;
+        }
+        if (o->debug_build) {
+            request.emulate = true;
+            request.emulation_debug = true;
         }
         request.warmup = o->warmup;
         request.repeat = o->repeat;
@@ -326,15 +473,20 @@ std::function<int()> add_run_command(CLI::App& app) {
             report = client.wait(client.submit_run(request)).run;
         }
         std::vector<FaultLocation> locations;
-        if (o->find_fault && can_find_fault_line(report)) locations = find_fault_line(request, report, o->in_process);
+        if (tool == SanitizerTool::memcheck && can_find_fault_line(report)) locations = find_fault_line(request, report, o->in_process);
+        else if (tool && *tool != SanitizerTool::memcheck && can_run_sanitizer(report, *tool))
+            locations.push_back(find_fault_with_sanitizer(own_path(), request, report, 600, *tool));
         std::optional<ProfileOutcome> profile;
         if (o->profile && report.ok() && report.emulated)
             profile = ProfileOutcome{std::nullopt, "Nsight Compute profiles GPU runs; this one ran on the emulated device.", 0};
         else if (o->profile && report.ok())
             profile = profile_with_ncu(own_path(), request, report, o->sections.empty() ? default_profile_sections() : o->sections);
+        std::optional<LineProfileOutcome> lines;
+        if (o->line_access && report.ok()) lines = profile_lines(request, report, o->remote);
         if (o->json) {
             nlohmann::json out = to_json(report);
-            if (o->find_fault) {
+            if (lines) out["line_access"] = line_profile_json(*lines);
+            if (tool) {
                 out["fault_locations"] = nlohmann::json::array();
                 for (const auto& location : locations) out["fault_locations"].push_back(location_json(location));
             }
@@ -343,9 +495,13 @@ std::function<int()> add_run_command(CLI::App& app) {
         } else {
             print_text(report);
             for (const auto& location : locations) print_location(location, o->file);
-            if (o->find_fault && !report.ok() && !report.emulated && locations.empty())
+            if (tool == SanitizerTool::memcheck && !report.ok() && !report.emulated && locations.empty())
                 std::fprintf(stderr, "  no line    --find-fault looks for GPU faults that stop the context; this run did not have one\n");
+            if (tool && *tool != SanitizerTool::memcheck && locations.empty())
+                std::fprintf(stderr, "  no line    --find-fault=%s runs compute-sanitizer on a GPU launch; this run %s\n", o->find_fault.c_str(),
+                             report.emulated ? "was on the emulated device" : "did not launch its kernel");
             if (profile) print_profile(*profile);
+            if (lines) print_line_profile(*lines);
         }
         if (report.ok() && !o->out.empty()) {
             if (!save_output(report, o->out)) return static_cast<int>(kInputError);

@@ -12,12 +12,13 @@
 
 #include "base/error.hpp"
 #include "client/worker_client.hpp"
-#include "spec/source_scan.hpp"
+#include "kernel_file/source_scan.hpp"
 #include "sweep/annotation_edit.hpp"
 #include "sweep/sweep.hpp"
 #include "sweep/sweep_table.hpp"
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "option_values.hpp"
 #include "remote_options.hpp"
 #include "option_parsing.hpp"
 
@@ -134,12 +135,12 @@ std::function<int()> add_sweep_command(CLI::App& app) {
     command->add_option("--restrict", o->restrictions,
                         "Keep only points where EXPR holds, e.g. \"block_x*block_y <= threads_max\" (names: the parameters, the sizes, "
                         "threads_max, smem_max, smem_default, regs_max, sms, warp_size). Repeatable");
-    command->add_option("--strategy", o->strategy, "exhaustive (every point) or random (in random order, under --budget)")
-        ->check(CLI::IsMember({"exhaustive", "random"}));
+    one_of(command->add_option("--strategy", o->strategy, "exhaustive (every point) or random (in random order, under --budget)"),
+           {"exhaustive", "random"});
     command->add_option("--budget", o->budget, "Stop after N points (40) or seconds (90s)");
     command->add_option("--seed", o->seed, "The random strategy's seed");
     command->add_option("--size", o->size, "The size every point is timed at (default: the task's bench size)");
-    command->add_option("--device", o->device, "Device ordinal, or cpu for the emulated CPU device (the default without a GPU)");
+    add_device_option(command, o->device);
     command->add_option("--warmup", o->warmup, "Untimed launches before timing each point")->check(CLI::Range(0, 1000));
     command->add_option("--repeat", o->repeat, "Timed launches per point (median reported)")->check(CLI::Range(1, 100000));
     command->add_option("--confirm", o->confirm_top, "The fastest correct points re-timed in the confirm round (0: none)")->check(CLI::Range(0, 20));

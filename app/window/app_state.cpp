@@ -9,7 +9,8 @@
 
 #include "base/cache_dir.hpp"
 #include "base/error.hpp"
-#include "client/output_png.hpp"
+#include "session/torch_copy.hpp"
+#include "values/output_png.hpp"
 
 namespace kplay::window {
 
@@ -79,6 +80,18 @@ std::string save_output_png(const KernelSession& session, const fs::path& dir) {
         return caught.what();
     }
     return "Saved " + path.string();
+}
+
+std::string copy_as_pytorch(const KernelSession& session) {
+    std::string snippet;
+    try {
+        snippet = torch_snippet_of(session);
+    } catch (const InputError& error) {
+        return std::string("Copy as PyTorch: ") + error.what();
+    }
+    ImGui::SetClipboardText(snippet.c_str());  // GLFW's clipboard, through the ImGui backend
+    return "Copied a PyTorch snippet of " + session.file().filename().string() +
+           " (paste it into a notebook: it builds the kernel, runs it and checks it against PyTorch)";
 }
 
 std::string export_history(const KernelSession& session, const fs::path& path) {

@@ -4,12 +4,15 @@
 #include <array>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "frame_stats.hpp"
+#include "session/background.hpp"
+#include "session/debug_session.hpp"
 #include "image_views.hpp"
 #include "session/kernel_session.hpp"
 #include "session/sweep_session.hpp"
@@ -59,6 +62,21 @@ struct SweepUiState {
     std::filesystem::path suggested_for;  // the file the editor text was suggested for
 };
 
+// The Debug tab: the thread and line chosen, the gdb session (its commands run off the UI thread, one
+// at a time) and the last stop it reported.
+struct DebugUiState {
+    std::array<int, 3> block{0, 0, 0}, thread{0, 0, 0};
+    int line = 0;                            // 0: none chosen yet (a click on a source line chooses one)
+    std::shared_ptr<DebugSession> session;   // shared with the command in flight
+    Background<DebugStop> work;
+    std::string working_on;                  // "run to line", "step", "continue" while one is in flight
+    std::optional<DebugStop> stop;           // the last answer
+    std::string last_action;
+    std::string gpu_note;                    // why a GPU run is not debugged here (read once)
+    int steps_requested = 0;                 // --test-debug: steps to take after the first stop
+    int scrolled_to = 0;                     // the stop line the source view last scrolled to
+};
+
 // One entry of the kernel picker: a file under kernels_src and the first line of its header comment.
 struct KernelEntry {
     std::string task;  // folder
@@ -80,9 +98,10 @@ struct AppState {
     std::string output_dir;  // where Ctrl+S saves the output PNG: shown and changeable in the File menu
     std::string font;        // the font file drawn with (empty: ImGui's bitmap font), as the log names it
     ImFont* code_font = nullptr;  // monospace, for listings (null: the text font)
-    int right_tab = 0;            // 0: the output views, 1: Inside (source | PTX | SASS), 2: Sweep
+    int right_tab = 0;            // 0: the output views, 1: Inside (source | PTX | SASS), 2: Sweep, 3: Debug
     int requested_tab = -1;       // a tab to switch to on the next frame (Find the line, the --tab option)
     InsideState inside;
+    DebugUiState debug;
     double status_until = 0;  // ImGui time
     bool show_shortcuts = false;
     bool focus_path_box = false;
@@ -121,5 +140,9 @@ std::filesystem::path output_png_path(const std::filesystem::path& dir, const st
 
 // Writes the run history as CSV or JSON (by extension). Returns a message.
 std::string export_history(const KernelSession& session, const std::filesystem::path& path);
+
+// Copy as PyTorch: the open kernel with the window's launch settings, as the snippet `kplay-cli export
+// --torch` prints, put on the clipboard. Returns a message (what was copied, or why nothing was).
+std::string copy_as_pytorch(const KernelSession& session);
 
 }  // namespace kplay::window

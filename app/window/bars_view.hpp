@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "client/output_view.hpp"
+#include "values/output_view.hpp"
 
 namespace kplay::window {
 

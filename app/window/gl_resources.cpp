@@ -143,15 +143,4 @@ void GlQuad::draw() {
     glBindVertexArray(0);
 }
 
-std::filesystem::path shaders_dir() {
-    namespace fs = std::filesystem;
-    if (const char* env = std::getenv("KPLAY_SHADERS_DIR"); env && *env) return env;
-    std::error_code error;
-    if (fs::is_regular_file(fs::path(KPLAY_SOURCE_SHADERS_DIR) / "image_view.frag", error)) return KPLAY_SOURCE_SHADERS_DIR;
-    fs::path dir = fs::read_symlink("/proc/self/exe", error).parent_path();
-    for (int depth = 0; depth < 5 && !dir.empty(); ++depth, dir = dir.parent_path())
-        if (fs::is_regular_file(dir / "shaders" / "image_view.frag", error)) return dir / "shaders";
-    return "shaders";
-}
-
 }  // namespace kplay::window

@@ -84,7 +84,4 @@ private:
     GLuint vao_ = 0, vbo_ = 0;
 };
 
-// The folder holding the GLSL files: $KPLAY_SHADERS_DIR, the source tree, or one found near the program.
-std::filesystem::path shaders_dir();
-
 }  // namespace kplay::window

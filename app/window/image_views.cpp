@@ -3,11 +3,13 @@
 
 #include <cmath>
 
+#include "base/install_paths.hpp"
+
 namespace kplay::window {
 
 void ImageViews::load_shaders() {
     shader_error_.clear();
-    const auto dir = shaders_dir();
+    const auto dir = kplay::shaders_dir();  // installed, source tree or $KPLAY_SHADERS_DIR (base/install_paths)
     program_ = GlProgram::from_files(dir / "image_view.vert", dir / "image_view.frag", shader_error_);
     ++generation_;
 }

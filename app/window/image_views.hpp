@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "client/run_report.hpp"
+#include "values/run_report.hpp"
 #include "gl_resources.hpp"
 
 namespace kplay::window {

@@ -91,10 +91,18 @@ void draw_scalar(AppState& state, const RunReport& report) {
     state.scalar_rect = {origin.x, origin.y, avail.x, avail.y};
     ImGui::Dummy(ImVec2(0, ImGui::GetTextLineHeight()));
     ImGui::SetWindowFontScale(2.0f);
-    ImGui::TextColored(check->passed ? kGreen : kRed, "%s", check->passed ? "PASS" : "FAIL");
+    // A race is the verdict whatever the number said (the run's check fails with it).
+    const bool race = !report.races.empty();
+    ImGui::TextColored(check->passed && !race ? kGreen : kRed, "%s", race ? "RACE" : check->passed ? "PASS" : "FAIL");
     ImGui::SetWindowFontScale(1.0f);
     ImGui::PushTextWrapPos(0);
-    ImGui::TextUnformatted(check->summary.c_str());
+    if (race) {
+        ImGui::TextColored(kRed, "%s", describe_race(report.races.front()).c_str());
+        ImGui::TextDisabled("%s", race_advice(report.races.front()).c_str());
+        ImGui::TextUnformatted((std::string(check->passed ? "The number came out right this time: " : "") + check->summary).c_str());
+    } else {
+        ImGui::TextUnformatted(check->summary.c_str());
+    }
     ImGui::PopTextWrapPos();
     ImGui::Spacing();
     if (ImGui::BeginTable("scalar", 2, ImGuiTableFlags_SizingFixedFit)) {

@@ -60,7 +60,8 @@ void draw_sizes(AppState& state, const TaskSpec& task, bool& apply) {
     };
     ImGui::TextDisabled("presets");
     preset(session.emulating() ? task.sizes.cpu_default : task.sizes.gpu_default, "the task's default size");
-    for (const auto& size : task.sizes.test) preset(size, "a test size (every run checks it too)");
+    const auto& tests = session.emulating() && !task.sizes.cpu_test.empty() ? task.sizes.cpu_test : task.sizes.test;
+    for (const auto& size : tests) preset(size, "a test size (every run checks it too)");
     const auto& bench = session.emulating() ? task.sizes.cpu_bench : task.sizes.gpu_bench;
     if (!bench.empty()) preset(bench.front(), "the bench size (kplay-cli bench)");
 }

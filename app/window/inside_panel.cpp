@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 
@@ -157,6 +158,64 @@ std::string compact_sass(const std::string& text) {
     return start == std::string::npos ? text : text.substr(0, offset_end + 2) + " " + text.substr(start);
 }
 
+// The worst excess of a line's accesses over their ideal (sectors, or shared wavefronts); 0 without any.
+double worst_excess(const LineAccess& a) {
+    return std::max({a.global_loads.excess(), a.global_stores.excess(), a.shared_loads.excess(), a.shared_stores.excess()});
+}
+
+// The colour scale of the memory column: green at the ideal, through yellow, to red at 8x and above.
+ImU32 excess_colour(double excess) {
+    const float t = static_cast<float>(std::clamp(std::log2(std::max(excess, 1.0)) / 3.0, 0.0, 1.0));
+    const float red = t < 0.5f ? 0.25f + 1.5f * t : 1.0f, green = t < 0.5f ? 0.75f : 0.75f - 1.3f * (t - 0.5f);
+    return ImGui::ColorConvertFloat4ToU32(ImVec4(red, green, 0.25f, 0.75f));
+}
+
+// The memory per line shown: Nsight Compute's measurement when there is one, else a tracked emulated
+// run's own counts (every run on the emulated device has them).
+const LineAccessProfile* shown_line_access(const KernelSession& session) {
+    if (session.line_access() && session.line_access()->access) return &session.line_access()->access->profile;
+    const auto& last = session.last();
+    return last && last->emulated && !last->line_access.empty() ? &last->line_access.front() : nullptr;
+}
+
+void colour_scale() {
+    for (double excess : {1.0, 2.0, 4.0, 8.0}) {
+        ImGui::SameLine();
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(excess_colour(excess) | IM_COL32_A_MASK), "%gx", excess);
+    }
+}
+
+// The memory measurement's controls and state: the button, what it is doing, the scale, why there is none.
+void line_access_controls(KernelSession& session, int run) {
+    if (!session.line_access() && shown_line_access(session)) {
+        ImGui::TextDisabled("Memory per line (the emulated device's count of its first blocks): the x column is the worst access's cost over the ideal;");
+        colour_scale();
+    }
+    if (session.can_measure_lines()) {
+        if (ImGui::SmallButton("Memory per line (ncu)")) session.measure_lines();
+        ImGui::SameLine();
+        ImGui::TextDisabled("sectors and shared wavefronts per request against the ideal, from Nsight Compute");
+    }
+    if (session.measuring_lines()) ImGui::TextDisabled("Nsight Compute is counting each instruction's memory traffic...");
+    const auto& outcome = session.line_access();
+    if (!outcome) return;
+    if (!outcome->access) {
+        wrapped_colored(kDim, "Memory per line: %s", outcome->problem.c_str());
+        return;
+    }
+    ImGui::TextDisabled("Memory per line (ncu, run %d%s): the x column is the worst access's cost over the ideal;", session.line_access_run(),
+                        session.line_access_run() == run ? "" : ", an earlier run");
+    colour_scale();
+    if (!outcome->missing.empty()) wrapped_colored(kDim, "(ncu gave no %s)", join(outcome->missing).c_str());
+}
+
+// The other access of the race whose line was found (0: none), marked like that line.
+int other_race_line(const KernelSession& session, int fault_line) {
+    for (const FaultLocation& location : session.fault_locations())
+        if (location.found && location.line == fault_line) return location.other_line;
+    return 0;
+}
+
 std::string gutter(int line) {
     char buffer[16];
     if (line > 0) std::snprintf(buffer, sizeof buffer, "%5d  ", line);
@@ -188,6 +247,7 @@ void draw_inside_panel(AppState& state) {
                 inspector.busy() ? "  updating..." : "");
     resources_line(inspection);
     changes_line(inspector);
+    line_access_controls(session, now->run);
     for (const auto& note : inspection.ptxas.notes) wrapped_colored(kDim, "ptxas: %s", note.c_str());
     if (!inspection.sass_problem.empty()) wrapped_colored(kDim, "%s", inspection.sass_problem.c_str());
 
@@ -222,6 +282,8 @@ void draw_inside_panel(AppState& state) {
     const int heaviest = inside.heaviest;
     const auto diagnostics = diagnostics_by_line(session);
     const int fault_line = session.fault_line();
+    const int race_other_line = other_race_line(session, fault_line);  // marked like the line found
+    const LineAccessProfile* memory = shown_line_access(session);
     // The selected line is highlighted; the one under the mouse, more lightly.
     const int highlight = inside.selected_line, hover = inside.shown_hover;
     auto first_row_of = [&](const Listing* listing) {
@@ -250,7 +312,7 @@ void draw_inside_panel(AppState& state) {
              row.source_line = line;
              row.highlighted = line == highlight;
              row.hovered = line == hover;
-             if (line == fault_line) row.background = kFaultRow;
+             if (line == fault_line || line == race_other_line) row.background = kFaultRow;
              else if (auto found = diagnostics.find(line); found != diagnostics.end())
                  row.background = found->second->severity == Severity::error ? kErrorRow : kWarningRow;
              const auto count = counts.find(line);
@@ -259,15 +321,30 @@ void draw_inside_panel(AppState& state) {
              const float bar_x = at.x + ImGui::CalcTextSize("00000 ").x, bar_w = 36 * state.content_scale;
              if (n > 0)
                  ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(bar_x, at.y + 3), ImVec2(bar_x + bar_w * n / heaviest, at.y + height - 3), kHeat);
-             char prefix[32];
+             char prefix[48];
              std::snprintf(prefix, sizeof prefix, "%5d %*s%4s  ", line, static_cast<int>(bar_w / ImGui::CalcTextSize(" ").x), "",
                            n > 0 ? std::to_string(n).c_str() : "");
-             return prefix + source[i];
+             if (!memory) return prefix + source[i];
+             // The memory column: the worst excess over the ideal, on its colour.
+             const LineAccess* access = find_line(*memory, session.file().string(), line);
+             const double excess = access ? worst_excess(*access) : 0;
+             char cell[16] = "      ";
+             if (excess > 0) {
+                 std::snprintf(cell, sizeof cell, "%5.1fx", excess);
+                 const float cell_x = at.x + ImGui::CalcTextSize(prefix).x;
+                 ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(cell_x, at.y + 1), ImVec2(cell_x + ImGui::CalcTextSize(cell).x, at.y + height - 1),
+                                                           excess_colour(excess));
+             }
+             return prefix + std::string(cell) + "  " + source[i];
          });
     if (ImGui::IsItemHovered()) {
         if (auto found = diagnostics.find(inside.shown_hover); found != diagnostics.end()) ImGui::SetTooltip("%s", found->second->message.c_str());
-        else if (inside.shown_hover > 0 && inside.shown_hover == fault_line && !session.fault_locations().empty())
+        else if (inside.shown_hover > 0 && (inside.shown_hover == fault_line || inside.shown_hover == race_other_line) &&
+                 !session.fault_locations().empty())
             ImGui::SetTooltip("%s", session.fault_locations().front().message.c_str());
+        else if (const LineAccess* access = memory ? find_line(*memory, session.file().string(), inside.shown_hover) : nullptr)
+            ImGui::SetTooltip("line %d: %s\n%lld warp stall samples", access->line, describe_line_access(*access).c_str(),
+                              static_cast<long long>(access->stall_samples));
     }
 
     auto listing_pane = [&](int index, const char* id, const Listing* listing, const std::vector<std::pair<int, std::string>>& diff) {

@@ -31,9 +31,7 @@ void draw_launch_panel(AppState& state) {
     KernelSession& session = state.session;
     LaunchOverrides& overrides = session.overrides;
     const auto& last = session.last();
-    const bool have_launch = last && last->stage != Stage::compile && last->stage != Stage::spec && last->stage != Stage::source &&
-                             last->stage != Stage::device && last->stage != Stage::load && last->stage != Stage::inputs &&
-                             last->stage != Stage::worker;  // a worker that died, was stopped or was out of reach reported no launch
+    const bool have_launch = last && reached(*last, Stage::launch);
     bool apply = false;
 
     std::array<int64_t, 3> block = overrides.block ? *overrides.block
@@ -110,6 +108,9 @@ void draw_launch_panel(AppState& state) {
         defines_text.clear();
         apply = true;
     }
+    ImGui::SameLine();
+    // The kernel with these settings, for a PyTorch notebook (the same text as kplay-cli export --torch).
+    if (ImGui::Button("Copy as PyTorch")) state.say(copy_as_pytorch(session), 10);
 
     const auto problems = session.launch_problems();
     for (const auto& problem : problems) wrapped_colored(kRed, "%s", problem.c_str());

@@ -51,6 +51,7 @@ void draw_menu_bar(AppState& state, const std::vector<KeyPress>& presses) {
         if (ImGui::InputText("output folder", &edited, ImGuiInputTextFlags_EnterReturnsTrue)) state.output_dir = edited;
         if (ImGui::MenuItem("Export history as CSV")) state.say(export_history(state.session, "kplay-history.csv"));
         if (ImGui::MenuItem("Export history as JSON")) state.say(export_history(state.session, "kplay-history.json"));
+        if (ImGui::MenuItem("Copy as PyTorch", nullptr, false, state.session.spec().has_value())) state.say(copy_as_pytorch(state.session), 10);
         ImGui::Separator();
         if (ImGui::MenuItem("Quit", "Ctrl+Q")) state.quit_requested = true;
         ImGui::EndMenu();
@@ -114,6 +115,10 @@ void draw_menu_bar(AppState& state, const std::vector<KeyPress>& presses) {
             }
             if (session.inputs.thread_order == ThreadOrder::random && ImGui::MenuItem("another random order")) {
                 ++session.inputs.order_seed;
+                session.apply_settings();
+            }
+            if (ImGui::MenuItem("track races (one worker thread)", nullptr, session.inputs.track && !session.inputs.thorough, !session.inputs.thorough)) {
+                session.inputs.track = !session.inputs.track;
                 session.apply_settings();
             }
             if (ImGui::MenuItem("thorough: AddressSanitizer + UBSan (one worker thread)", nullptr, session.inputs.thorough)) {

@@ -23,5 +23,8 @@ void draw_history_panel(AppState& state);      // history_panel.cpp: plot, compa
 void draw_images_panel(AppState& state);       // images_panel.cpp: input | output | difference, or error map
 void draw_inside_panel(AppState& state);       // inside_panel.cpp: source | PTX | SASS linked by line, resources
 void draw_sweep_panel(AppState& state);        // sweep_panel.cpp: the space, progress, plot, table, apply best
+void draw_debug_panel(AppState& state);        // debug_panel.cpp: one CUDA thread under gdb: line, locals, shared, Step
+// debug_panel.cpp: starts a debug run of the session's file at the Debug tab's block, thread and line.
+void start_debug_run(AppState& state);
 
 }  // namespace kplay::window

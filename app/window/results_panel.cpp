@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "editor_launcher.hpp"
-#include "client/verdict.hpp"
+#include "values/verdict.hpp"
 #include "fault_lines_view.hpp"
 #include "panels.hpp"
 #include "wrapped_text.hpp"
@@ -96,9 +96,10 @@ void draw_results_panel(AppState& state) {
         row("compile", "%.1f ms (%s) for %s", r.compile.cache_hit ? r.compile.lookup_ms : r.compile.compile_ms,
             r.compile.cache_hit ? "cache hit" : "cache miss", r.compile.arch.c_str());
     if (r.device && r.emulated)
-        row("device", "%s, %s order%s", r.device->name.c_str(), thread_order_name(r.thread_order), r.thorough ? ", ASan + UBSan" : "");
+        row("device", "%s, %s order%s", r.device->name.c_str(), thread_order_name(r.thread_order),
+            r.thorough ? ", ASan + UBSan" : r.tracked ? ", races tracked" : "");
     else if (r.device) row("device", "%s (%s)", r.device->name.c_str(), r.device->arch().c_str());
-    if (r.emulated && r.stage != Stage::compile) row("host build", r.host_compile_cached ? "cached" : "%.0f ms (host compiler)", r.host_compile_ms);
+    if (r.emulated && reached(r, Stage::load)) row("host build", r.host_compile_cached ? "cached" : "%.0f ms (host compiler)", r.host_compile_ms);
     if (!r.sizes.empty()) row("sizes", "%s", r.sizes.c_str());
     if (r.ok() && r.emulated) {
         row("kernel", "median %.1f ms (CPU time: not a GPU figure)", r.kernel_ms.median);
@@ -110,6 +111,7 @@ void draw_results_panel(AppState& state) {
         else
             row("kernel", "median %.4f ms  (min %.4f, max %.4f) over %d runs", r.kernel_ms.median, r.kernel_ms.min, r.kernel_ms.max,
                 r.kernel_ms.count);
+        if (!r.partial) row("clocks", "%s", conditions_text(r.conditions).c_str());
         row("transfers", "H2D %.2f ms, D2H %.2f ms", r.h2d_ms, r.d2h_ms);
     }
     if (r.ok()) {
@@ -131,6 +133,10 @@ void draw_results_panel(AppState& state) {
         ImGui::PushStyleColor(ImGuiCol_Text, r.check.passed ? kGreen : kRed);
         ImGui::TextWrapped("%s", r.check.summary.c_str());
         ImGui::PopStyleColor();
+        for (const Race& race : r.races) {
+            wrapped_row("race", describe_race(race), &kRed);
+            wrapped_row("", race_advice(race), nullptr);
+        }
         if (!r.check.first_bad.empty()) wrapped_row("first bad", r.check.first_bad, nullptr);
         if (r.check.buffers.size() > 1)
             for (const auto& buffer : r.check.buffers) wrapped_row(buffer.buffer.c_str(), buffer.passed ? "PASS" : buffer.summary, buffer.passed ? &kGreen : &kRed);

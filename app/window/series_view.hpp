@@ -7,14 +7,10 @@
 
 #include <cstdint>
 
-#include "client/output_view.hpp"
+#include "series_model.hpp"
+#include "values/output_view.hpp"
 
 namespace kplay::window {
-
-struct SeriesViewState {
-    double first = 0, last = 0;  // visible index range [first, last) in elements; last <= first means "fit all"
-    int hovered = -1;            // set by the view: the element index under the cursor, or -1
-};
 
 // Draws, at the cursor, a view of `series` of `size` pixels: on top, the output and the reference
 // against the element index; below, |error| / allowed per index on a log scale with the pass line at 1.

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "base/cache_dir.hpp"
-#include "client/report_json.hpp"
+#include "values/report_json.hpp"
 #include "stb_image_write.h"
 
 namespace kplay::window {
@@ -15,6 +15,23 @@ namespace kplay::window {
 namespace {
 
 // The Inside tab: the newest inspection's figures, what changed, the linked rows, the fault's line.
+// The Debug tab: the chosen thread and line, what is in flight, and the last stop with its variables.
+nlohmann::json debug_dump(const DebugUiState& debug) {
+    nlohmann::json dump = {{"block", debug.block}, {"thread", debug.thread}, {"line", debug.line}, {"working_on", debug.working_on},
+                           {"last_action", debug.last_action}, {"gpu_note", debug.gpu_note}};
+    if (!debug.stop) return dump;
+    const DebugStop& stop = *debug.stop;
+    auto variables = [](const std::vector<DebugVariable>& list) {
+        nlohmann::json out = nlohmann::json::object();
+        for (const auto& v : list) out[v.name] = v.value;
+        return out;
+    };
+    dump["stop"] = {{"state", debug_state_name(stop.state)}, {"line", stop.line},        {"block", stop.block},
+                    {"thread", stop.thread},                 {"message", stop.message},   {"locals", variables(stop.locals)},
+                    {"shared", variables(stop.shared)}};
+    return dump;
+}
+
 // The Sweep tab: the sweep's phase and points, the winner, and what the plot drew.
 nlohmann::json sweep_dump(const AppState& state) {
     const Sweep* sweep = state.sweeps.sweep();
@@ -133,8 +150,9 @@ void write_state_dump(const AppState& state, const std::filesystem::path& path) 
         dump["view"]["bars"] = state.bars_rect;
         dump["view"]["bars_hovered"] = state.bars_hovered;
     }
-    dump["right_tab"] = state.right_tab == 1 ? "inside" : state.right_tab == 2 ? "sweep" : "output";
+    dump["right_tab"] = state.right_tab == 1 ? "inside" : state.right_tab == 2 ? "sweep" : state.right_tab == 3 ? "debug" : "output";
     dump["sweep"] = sweep_dump(state);
+    dump["debug"] = debug_dump(state.debug);
     if (state.session.client().remote()) {
         const RemoteStatus& link = state.session.client().remote_status();
         dump["remote"] = {{"label", link.label},         {"connected", link.connected}, {"connections", link.connections},

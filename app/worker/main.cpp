@@ -14,20 +14,25 @@
 #include <fcntl.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "base/error.hpp"
 #include "base/process_memory.hpp"
-#include "client/codec.hpp"
-#include "client/frames.hpp"
-#include "client/protocol.hpp"
+#include "compile/compile_server.hpp"
+#include "values/codec.hpp"
+#include "protocol/frames.hpp"
+#include "protocol/protocol.hpp"
+#include "protocol/request_dispatch.hpp"
 #include "emu/sanitizer_runtime.hpp"
-#include "remote/remote_supervisor.hpp"
+#include "remote_supervisor.hpp"
 #include "run/engine.hpp"
+#include "kplay_version.hpp"
 
 extern char** environ;
 
@@ -35,57 +40,90 @@ namespace {
 
 constexpr int kExitAfterStickyFault = 3;
 
-void answer(int socket, kplay::Engine& engine, const nlohmann::json& request, bool& exit_after) {
-    using namespace kplay;
-    const uint64_t id = request.value(protocol_field::id, uint64_t{0});
-    const std::string type = request.value(protocol_field::type, "");
-    const std::optional<MessageKind> kind = message_kind(request);
-    nlohmann::json response = {{protocol_field::id, id}, {protocol_field::type, type}};
-    ReportBlobs blobs;
-    if (!kind || *kind == MessageKind::progress || *kind == MessageKind::hello) {
-        send_frame(socket, error_message(id, type, "unknown request type '" + type + "'"));
-        return;
+// What `kplay-worker --help` prints (its man page is made from it by help2man).
+constexpr const char* kUsage = R"(Usage: kplay-worker --fd N [--thorough] | --stdio | --version | --help
+kplay-worker: the process that compiles kernels with NVRTC and runs them on a GPU or the emulated CPU
+device. kplay and kplay-cli start it and supervise it; there is no need to run it by hand.
+
+Options:
+  --fd N       Serve requests on the socket at descriptor N (how kplay and kplay-cli start it)
+  --thorough   Run the emulated CPU device with AddressSanitizer and UBSan
+  --stdio      Be the host's end of a remote link: speak the protocol on stdin and stdout, running each
+               request in a kplay-worker of its own (what `kplay --remote HOST` starts over ssh)
+  --compile-server SOCKET
+               Be the compile server at SOCKET: NVRTC with precompiled headers, no CUDA context; a
+               worker starts it and it ends a minute after the last worker leaves
+  --version    Print the version, the git commit and the protocol version, then exit
+  --help       Print this help, then exit
+
+Files: kernels_src, the emulated device's headers (share/kplay beside bin/); the CUDA headers from
+/usr/local/cuda/include (KPLAY_CUDA_INCLUDE) and libnvrtc from the CUDA Toolkit.
+)";
+
+using kplay::Frame;
+using kplay::MessageKind;
+namespace field = kplay::protocol_field;
+
+// Answers each request with the engine; large results go back as shared-memory blobs.
+class WorkerService final : public kplay::RequestHandler {
+public:
+    WorkerService(int socket, kplay::Engine& engine) : socket_(socket), engine_(engine) {}
+
+    // After a sticky CUDA fault: the context cannot run kernels again, so the worker exits.
+    bool exit_after() const { return exit_after_; }
+
+    void on_ping(uint64_t id, const Frame&) override { answer(id, MessageKind::ping, {{"pid", getpid()}}); }
+    void on_devices(uint64_t id, const Frame&) override {
+        answer(id, MessageKind::devices, engine_.devices());
+        // A client asks for the devices first and runs next: the GPU's context (a few hundred ms) is
+        // made while this answer travels and the client sends the run, not after the run arrives.
+        engine_.open_first_gpu();
     }
-    switch (*kind) {
-        case MessageKind::ping: response[protocol_field::body] = {{"pid", getpid()}}; break;
-        case MessageKind::devices: response[protocol_field::body] = engine.devices(); break;
-        case MessageKind::stats:
-            response[protocol_field::body] = {{"rss_bytes", resident_memory_bytes()}, {"device_used_bytes", engine.device_memory_in_use()}};
-            break;
-        case MessageKind::compile: {
-            const CompileFileResult result = engine.compile_file(request.at(protocol_field::body).get<CompileFileRequest>());
-            blobs = make_compile_blobs(result);
-            response[protocol_field::body] = result;
-            response[protocol_field::blobs] = blobs.list;
-            break;
-        }
-        case MessageKind::run: {
-            engine.set_progress_callback([&](Phase phase, double fraction) { send_frame(socket, progress_message(id, phase, fraction)); });
-            engine.set_partial_callback([&](const RunReport& partial) {
-                // The same answer's first part: the checked result, before the timing (RunReport::partial).
-                const ReportBlobs partial_blobs = make_report_blobs(partial);
-                nlohmann::json message = {{protocol_field::id, id}, {protocol_field::type, type}, {protocol_field::partial, true},
-                                          {protocol_field::body, partial}, {protocol_field::blobs, partial_blobs.list}};
-                std::vector<int> partial_fds;
-                for (const auto& blob : partial_blobs.fds) partial_fds.push_back(blob.get());
-                send_frame(socket, message, partial_fds);
-            });
-            const RunReport report = engine.run(request.at(protocol_field::body).get<RunRequest>());
-            engine.set_progress_callback(nullptr);
-            engine.set_partial_callback(nullptr);
-            blobs = make_report_blobs(report);
-            exit_after = report.sticky_fault();
-            response[protocol_field::body] = report;
-            response[protocol_field::blobs] = blobs.list;
-            break;
-        }
-        case MessageKind::progress:
-        case MessageKind::hello: break;
+    void on_stats(uint64_t id, const Frame&) override {
+        answer(id, MessageKind::stats,
+               {{"rss_bytes", kplay::resident_memory_bytes()}, {"device_used_bytes", engine_.device_memory_in_use()}});
     }
-    std::vector<int> fds;
-    for (const auto& blob : blobs.fds) fds.push_back(blob.get());
-    send_frame(socket, response, fds);
-}
+    void on_compile(uint64_t id, const Frame& request) override {
+        const auto compile = request.message.at(field::body).get<kplay::CompileFileRequest>();
+        const kplay::CompileFileResult result = engine_.compile_file(compile);
+        answer(id, MessageKind::compile, result, kplay::make_compile_blobs(result));
+    }
+    void on_run(uint64_t id, const Frame& request) override {
+        using kplay::Phase, kplay::RunReport;
+        engine_.set_progress_callback([&](Phase phase, double fraction) {
+            kplay::send_frame(socket_, kplay::progress_message(id, phase, fraction));
+        });
+        // The same answer's first part: the checked result, before the timing (RunReport::partial).
+        engine_.set_partial_callback([&](const RunReport& partial) {
+            answer(id, MessageKind::run, partial, kplay::make_report_blobs(partial), true);
+        });
+        const RunReport report = engine_.run(request.message.at(field::body).get<kplay::RunRequest>());
+        engine_.set_progress_callback(nullptr);
+        engine_.set_partial_callback(nullptr);
+        exit_after_ = report.sticky_fault();
+        answer(id, MessageKind::run, report, kplay::make_report_blobs(report));
+    }
+    void send_error(const nlohmann::json& answer) override { kplay::send_frame(socket_, answer); }
+
+private:
+    // blobs: a compile's or a run's answer always lists them (maybe none); other kinds have none.
+    void answer(uint64_t id, MessageKind kind, nlohmann::json body,
+                std::optional<kplay::ReportBlobs> blobs = std::nullopt, bool partial = false) {
+        nlohmann::json message = {
+            {field::id, id}, {field::type, kplay::message_kind_name(kind)}, {field::body, std::move(body)}};
+        if (partial) message[field::partial] = true;
+        std::vector<int> fds;
+        if (blobs) {
+            message[field::blobs] = blobs->list;
+            for (const auto& blob : blobs->fds) fds.push_back(blob.get());
+        }
+        kplay::send_frame(socket_, message, fds);
+    }
+
+    int socket_;
+    kplay::Engine& engine_;
+    bool exit_after_ = false;
+};
 
 // Starts this program again with the sanitizer runtimes preloaded; returns only when it cannot.
 int restart_with_sanitizers(char** argv) {
@@ -115,12 +153,19 @@ int restart_with_sanitizers(char** argv) {
 int main(int argc, char** argv) {
     int socket = -1;
     bool thorough = false, stdio = false;
+    // The compile server (compile_server.hpp): started by a worker, never by hand; no CUDA context.
+    if (argc == 3 && std::strcmp(argv[1], "--compile-server") == 0) return kplay::serve_compiles(argv[2]);
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--fd") == 0 && i + 1 < argc) socket = std::atoi(argv[i + 1]);
         if (std::strcmp(argv[i], "--thorough") == 0) thorough = true;
         if (std::strcmp(argv[i], "--stdio") == 0) stdio = true;
         if (std::strcmp(argv[i], "--version") == 0) {
-            std::printf("kplay-worker, protocol version %u\n", static_cast<unsigned>(kplay::kProtocolVersion));
+            std::printf("%s, protocol version %u\n", kplay::version_line("kplay-worker").c_str(),
+                        static_cast<unsigned>(kplay::kProtocolVersion));
+            return 0;
+        }
+        if (std::strcmp(argv[i], "--help") == 0) {
+            std::fputs(kUsage, stdout);
             return 0;
         }
     }
@@ -134,7 +179,7 @@ int main(int argc, char** argv) {
         return kplay::serve_stream({error ? std::filesystem::path(argv[0]) : self, 0, out});
     }
     if (socket < 0) {
-        std::fprintf(stderr, "kplay-worker is started by kplay and kplay-cli (usage: kplay-worker --fd N [--thorough], or --stdio for a remote worker, or --version)\n");
+        std::fprintf(stderr, "kplay-worker is started by kplay and kplay-cli (usage: kplay-worker --fd N [--thorough], or --stdio for a remote worker, or --version, or --help)\n");
         return 2;
     }
     // Never outlive the program that started it (a window that crashed, a remote supervisor that was
@@ -143,17 +188,21 @@ int main(int argc, char** argv) {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) return 0;
     if (thorough && !kplay::sanitizer_runtime_loaded()) return restart_with_sanitizers(argv);
-    kplay::Engine engine(kplay::default_engine_config());
+    kplay::EngineConfig config = kplay::default_engine_config();
+    std::error_code no_link;
+    config.compiler_program = std::filesystem::read_symlink("/proc/self/exe", no_link);
+    // KPLAY_NVRTC_PCH=0: the compile server compiles without precompiled headers (they cost more than
+    // they save for some kernels on some machines: docs/BENCHMARKS.md).
+    const char* pch = std::getenv("KPLAY_NVRTC_PCH");
+    config.compiler_pch = !(pch && std::string(pch) == "0");
+    kplay::Engine engine(config);
+    WorkerService service(socket, engine);
     kplay::FrameReader reader;
     try {
         for (;;) {
             while (auto frame = reader.next()) {
-                bool exit_after = false;
-                answer(socket, engine, frame->message, exit_after);
-                if (exit_after) return kExitAfterStickyFault;
-                // A client asks for the devices first and runs next: the GPU's context (a few hundred ms)
-                // is made while its answer travels and the client sends the run, not after the run arrives.
-                if (kplay::message_kind(frame->message) == kplay::MessageKind::devices) engine.open_first_gpu();
+                kplay::dispatch_request(*frame, service);
+                if (service.exit_after()) return kExitAfterStickyFault;
             }
             if (reader.read_from(socket) == kplay::FrameReader::Status::closed) return 0;
         }

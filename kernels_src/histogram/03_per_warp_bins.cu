@@ -25,6 +25,7 @@
 // kplay-sizes: w,h default=7680x4320 cpu=320x200 test=1x1,3x5,33x17,257x3 bench=8192x8192
 // kplay-buffer: pixels u8[3*w*h] in init=image(interleaved)
 // kplay-buffer: bins u32[256] out init=zero check=exact
+// kplay-torch: bins = torch.bincount(pixels.long(), minlength=256)
 // kplay-cost: bytes=3*w*h ceiling=read-only
 
 namespace {

@@ -18,6 +18,7 @@
 // kplay-sizes: n default=67108864 cpu=262144 test=1,1000,1025,4099 bench=67108864
 // kplay-buffer: x f32[n] in init=uniform(-1,1)
 // kplay-buffer: total f32[1] out init=zero check=abs:1e-7*n+1e-6
+// kplay-torch: total = x.double().sum()
 // kplay-cost: bytes=4*n ceiling=read-only
 #ifndef __CUDACC_RTC__  // NVRTC has assert built in; nvcc takes it from the C library
 #include <assert.h>

@@ -40,6 +40,7 @@
 // kplay-sizes: n default=67108864 cpu=131072 test=1,1000,1025,4099,70000 bench=67108864
 // kplay-buffer: x f32[n] in init=uniform(0,1)
 // kplay-buffer: y f32[n] out check=rel:2e-6+3e-9*sqrt(n)
+// kplay-torch: y = torch.cumsum(x.double(), 0)
 // kplay-buffer: work u32[2*cdiv(n,1024)+4] scratch init=zero
 // kplay-cost: bytes=8*n ceiling=copy
 

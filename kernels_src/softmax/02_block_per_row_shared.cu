@@ -19,6 +19,7 @@
 // kplay-sizes: R,C default=4096x1024 cpu=64x1000 test=1x1,3x1000,33x17,2x4099,2x40000 bench=4096x1024,1024x32768
 // kplay-buffer: x f32[R*C] in init=normal(0,3)
 // kplay-buffer: y f32[R*C] out shape=R,C check=rel:1e-5,abs:1e-7
+// kplay-torch: y = torch.softmax(x.view(R, C).double(), dim=1)
 // kplay-cost: bytes=8*R*C flops=5*R*C ceiling=copy
 
 #include "kplay.cuh"

@@ -20,6 +20,7 @@
 // kplay-sizes: R,C default=8192x4096 cpu=300x200 test=1x1,3x1000,33x17,1000x3,1025x31 bench=16384x4096
 // kplay-buffer: in f32[R*C] in shape=R,C init=uniform(-1,1)
 // kplay-buffer: out f32[R*C] out shape=C,R check=exact
+// kplay-torch: out = in_.view(R, C).t()
 // kplay-cost: bytes=8*R*C ceiling=copy
 
 namespace {

@@ -19,6 +19,7 @@
 // kplay-buffer: a f32[n] in init=uniform(-1,1)
 // kplay-buffer: b f32[n] in init=uniform(-1,1)
 // kplay-buffer: c f32[n] out check=exact
+// kplay-torch: c = a + b
 // kplay-cost: bytes=12*n ceiling=copy
 
 __global__ void vector_add_grid_stride(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int n) {

@@ -10,6 +10,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace kplay {
 
@@ -44,9 +45,16 @@ public:
 // A launch refused before it ran: it breaks a device or kernel limit, or the kernel's `requires`. Its
 // own type so the report can say so (KPLAY_LAUNCH_REJECTED) and a sweep lists the point as pruned, with
 // the limit, rather than as a kernel that failed.
+// The problems come as a list too, one sentence each, so that a sweep reads them without taking the
+// message apart.
 class LaunchRejected : public InputError {
 public:
-    using InputError::InputError;
+    LaunchRejected(const std::string& message, std::vector<std::string> problems)
+        : InputError(message), problems_(std::move(problems)) {}
+    const std::vector<std::string>& problems() const { return problems_; }
+
+private:
+    std::vector<std::string> problems_;
 };
 
 namespace detail {

@@ -49,7 +49,7 @@ struct RealArithmetic {
     static bool divide(Value a, Value b, Value* out) { return !std::isfinite(*out = a / b); }
     static bool modulo(Value a, Value b, Value* out) { return !std::isfinite(*out = std::fmod(a, b)); }
     static Value from_int(int64_t v) { return static_cast<double>(v); }
-    static const char* functions() { return "cdiv, min, max, sqrt, log, log2, exp, abs, pow"; }
+    static const char* functions() { return "cdiv, min, max, sqrt, log, log2, exp, abs, fabs, floor, ceil, pow"; }
 };
 
 template <typename Arithmetic>
@@ -248,7 +248,8 @@ private:
             else return checked(Arithmetic::divide, checked(Arithmetic::add, args[0], checked(Arithmetic::subtract, args[1], Value(1))), args[1]);
         }
         if constexpr (Arithmetic::reals) {
-            const bool one = name == "sqrt" || name == "log" || name == "log2" || name == "exp" || name == "abs";
+            const bool one = name == "sqrt" || name == "log" || name == "log2" || name == "exp" || name == "abs" || name == "fabs" ||
+                             name == "floor" || name == "ceil";
             if (one || name == "pow") {
                 arity(one ? 1 : 2);
                 const double x = args[0];
@@ -256,7 +257,9 @@ private:
                                      : name == "log" ? std::log(x)
                                      : name == "log2" ? std::log2(x)
                                      : name == "exp" ? std::exp(x)
-                                     : name == "abs" ? std::fabs(x)
+                                     : name == "abs" || name == "fabs" ? std::fabs(x)
+                                     : name == "floor" ? std::floor(x)
+                                     : name == "ceil" ? std::ceil(x)
                                                      : std::pow(x, args[1]);
                 if (!std::isfinite(value)) {
                     at_ = start;

@@ -6,7 +6,8 @@
 //
 // Grammar, loosest first: || and &&; == != < <= > >=; + -; * / %; unary - + !; then parentheses,
 // decimal literals (reals also take 1.5, 2e-7), names bound in `names`, and calls. Integer calls:
-// cdiv(a,b), min(a,b), max(a,b). Real calls add sqrt(x), log(x), log2(x), exp(x), abs(x), pow(a,b).
+// cdiv(a,b), min(a,b), max(a,b). Real calls add sqrt(x), log(x), log2(x), exp(x), abs(x) (or fabs), floor(x),
+// ceil(x), pow(a,b).
 // A comparison or logic operator gives 1 or 0. Integer arithmetic is 64-bit and checked: overflow
 // and division by zero are errors, never wrapped values. A real result that is not finite is an error.
 #pragma once

@@ -1,4 +1,6 @@
-// Resolution of run-time paths; the build bakes in the source tree, which a copied tree may not have.
+// Resolution of run-time paths: an installed program's own share/kplay first, so that it never reads
+// the source tree it was built from; then the source tree the build bakes in, which a copied tree may
+// not have; then a search above the program.
 #include "base/install_paths.hpp"
 
 #include <unistd.h>
@@ -28,19 +30,41 @@ fs::path search_upwards(fs::path start, const fs::path& relative, const fs::path
     return {};
 }
 
+fs::path own_executable() {
+    std::error_code error;
+    fs::path exe = fs::read_symlink("/proc/self/exe", error);
+    return error ? fs::path() : exe;
+}
+
+// `<exe>/../share/kplay/relative` when it holds `marker`: the installed layout.
+fs::path installed(const fs::path& relative, const fs::path& marker) {
+    const fs::path exe = own_executable();
+    if (exe.empty()) return {};
+    const fs::path dir = installed_data_dir(exe.parent_path()) / relative;
+    std::error_code error;
+    return fs::is_regular_file(dir / marker, error) ? dir : fs::path();
+}
+
 // Above the executable, then above the working directory.
 fs::path search_near_program(const fs::path& relative, const fs::path& marker) {
-    std::error_code error;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", error);
-    if (!error)
+    if (const fs::path exe = own_executable(); !exe.empty())
         if (fs::path found = search_upwards(exe.parent_path(), relative, marker); !found.empty()) return found;
+    std::error_code error;
     return search_upwards(fs::current_path(error), relative, marker);
 }
 
 }  // namespace
 
+fs::path installed_data_dir(const fs::path& bin_dir) {
+#ifndef KPLAY_INSTALLED_DATA_FROM_BIN
+#define KPLAY_INSTALLED_DATA_FROM_BIN "../share/kplay"  // GNUInstallDirs' bin/ and share/
+#endif
+    return (bin_dir / KPLAY_INSTALLED_DATA_FROM_BIN).lexically_normal();
+}
+
 fs::path kernels_dir() {
     if (const char* env = std::getenv("KPLAY_KERNELS_DIR"); env && *env) return env;
+    if (fs::path dir = installed("kernels_src", fs::path("include") / "kplay.cuh"); !dir.empty()) return dir;
 #ifdef KPLAY_SOURCE_KERNELS_DIR
     if (has_kplay_header(KPLAY_SOURCE_KERNELS_DIR)) return KPLAY_SOURCE_KERNELS_DIR;
 #endif
@@ -60,11 +84,22 @@ fs::path cuda_include_dir() {
 
 fs::path emulated_include_dir() {
     if (const char* env = std::getenv("KPLAY_EMU_INCLUDE"); env && *env) return env;
+    if (fs::path dir = installed(fs::path("emu") / "include", "kplay_emu_prelude.h"); !dir.empty()) return dir;
     std::error_code error;
 #ifdef KPLAY_SOURCE_EMU_INCLUDE_DIR
     if (fs::is_regular_file(fs::path(KPLAY_SOURCE_EMU_INCLUDE_DIR) / "kplay_emu_prelude.h", error)) return KPLAY_SOURCE_EMU_INCLUDE_DIR;
 #endif
     return search_near_program(fs::path("runtime") / "emu" / "include", "kplay_emu_prelude.h");
+}
+
+fs::path shaders_dir() {
+    if (const char* env = std::getenv("KPLAY_SHADERS_DIR"); env && *env) return env;
+    if (fs::path dir = installed("shaders", "image_view.frag"); !dir.empty()) return dir;
+    std::error_code error;
+#ifdef KPLAY_SOURCE_SHADERS_DIR
+    if (fs::is_regular_file(fs::path(KPLAY_SOURCE_SHADERS_DIR) / "image_view.frag", error)) return KPLAY_SOURCE_SHADERS_DIR;
+#endif
+    return search_near_program("shaders", "image_view.frag");
 }
 
 }  // namespace kplay

@@ -10,7 +10,7 @@
 
 #include "base/cache_dir.hpp"
 #include "base/content_hash.hpp"
-#include "spec/source_scan.hpp"
+#include "kernel_file/source_scan.hpp"
 
 namespace kplay {
 
@@ -104,7 +104,7 @@ bool deserialize(const std::string& entry, CompileResult& result) {
 
 }  // namespace
 
-CompileCache::CompileCache(fs::path dir) : dir_(std::move(dir)) {}
+CompileCache::CompileCache(fs::path dir, Compiler compiler) : dir_(std::move(dir)), compiler_(std::move(compiler)) {}
 
 std::string CompileCache::key_for(const CompileRequest& request) const {
     ContentHasher hasher;
@@ -126,11 +126,6 @@ std::string CompileCache::key_for(const CompileRequest& request) const {
 }
 
 fs::path CompileCache::entry_path(const std::string& key) const { return dir_ / "compile" / (key + ".bin"); }
-
-void CompileCache::clear_memory() {
-    std::lock_guard lock(mutex_);
-    memory_.clear();
-}
 
 bool CompileCache::load_entry(const std::string& key, CompileResult& result) const {
     if (dir_.empty()) return false;
@@ -166,7 +161,7 @@ CompileResult CompileCache::compile(const CompileRequest& request) {
         memory_[key] = result;
         return result;
     }
-    result = compile_with_nvrtc(request);
+    result = compiler_(request);
     if (result.ok) {
         store_entry(key, result);
         std::lock_guard lock(mutex_);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -18,8 +19,11 @@ namespace kplay {
 
 class CompileCache {
 public:
+    // What compiles on a miss: NVRTC in this process, or the compile server (compiler_process.hpp).
+    using Compiler = std::function<CompileResult(const CompileRequest&)>;
+
     // `dir` empty: memory only.
-    explicit CompileCache(std::filesystem::path dir);
+    explicit CompileCache(std::filesystem::path dir, Compiler compiler = compile_with_nvrtc);
 
     // Returns the cached result for this request, or compiles and stores it. Failed compiles are not
     // stored (they are cheap, and the user is about to change the file anyway).
@@ -29,14 +33,12 @@ public:
     std::filesystem::path entry_path(const std::string& key) const;
     const std::filesystem::path& dir() const { return dir_; }
 
-    // Forgets the in-memory copies (the disk stays); tests use it to reach the disk path.
-    void clear_memory();
-
 private:
     bool load_entry(const std::string& key, CompileResult& result) const;
     void store_entry(const std::string& key, const CompileResult& result) const;
 
     std::filesystem::path dir_;
+    Compiler compiler_;
     mutable std::mutex mutex_;
     std::map<std::string, CompileResult> memory_;
 };

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "client/compile_result.hpp"
+#include "values/compile_result.hpp"
 
 namespace kplay {
 
@@ -19,6 +19,10 @@ struct CompileOptions {
     std::vector<std::string> include_dirs;                     // searched in order after the file's own folder
     std::vector<std::pair<std::string, std::string>> defines;  // -DNAME=VALUE (VALUE may be empty)
     std::vector<std::string> extra;                            // passed through as they are
+    // NVRTC's automatic precompiled headers (-pch): worth it in a process that compiles many times (the
+    // compile server, compile_server.hpp). Not a part of the option list nvrtc_options() gives, so not
+    // of the cache key: the binary is the same either way.
+    bool pch = false;
 };
 
 struct CompileRequest {

@@ -5,8 +5,17 @@
 //     <spaces>^                           the caret, in the same columns as the echoed line
 //
 // The column is the caret's position in the caret line less the prefix, counted in bytes like gcc.
+//
+// When the front end passed and ptxas (which NVRTC runs for an sm_XX target) failed, its lines are
+//
+//   ptxas application ptx input, line 577; error   : Instruction 'wgmma.fence' not supported on .target 'sm_90'
+//   ptxas fatal   : Ptx assembly aborted due to errors
+//
+// Each error or warning of the first kind is a diagnostic with its PTX line; the fatal summary is one
+// only when nothing else explains the failure.
 #include "compile/nvrtc_log.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <optional>
@@ -95,12 +104,47 @@ std::optional<Diagnostic> parse_header(const std::string& line) {
     return std::nullopt;
 }
 
+// "ptxas application ptx input, line N; SEVERITY : MESSAGE" or "ptxas SEVERITY : MESSAGE" (fatal too).
+std::optional<Diagnostic> parse_ptxas_line(const std::string& line) {
+    constexpr std::string_view kPrefix = "ptxas ";
+    if (line.compare(0, kPrefix.size(), kPrefix) != 0) return std::nullopt;
+    std::string_view rest = std::string_view(line).substr(kPrefix.size());
+    Diagnostic diagnostic;
+    constexpr std::string_view kInput = "application ptx input, line ";
+    if (rest.substr(0, kInput.size()) == kInput) {
+        rest = rest.substr(kInput.size());
+        const auto [end, error] = std::from_chars(rest.data(), rest.data() + rest.size(), diagnostic.ptx_line);
+        if (error != std::errc() || end == rest.data()) return std::nullopt;
+        rest = rest.substr(static_cast<size_t>(end - rest.data()));
+        if (rest.substr(0, 2) != "; ") return std::nullopt;
+        rest = rest.substr(2);
+    }
+    const size_t colon = rest.find(':');
+    if (colon == std::string_view::npos) return std::nullopt;
+    std::string_view word = rest.substr(0, colon);
+    while (!word.empty() && word.back() == ' ') word.remove_suffix(1);
+    if (word == "error" || word == "fatal") diagnostic.severity = Severity::error;
+    else if (word == "warning") diagnostic.severity = Severity::warning;
+    else if (word == "info") diagnostic.severity = Severity::remark;
+    else return std::nullopt;
+    std::string_view message = rest.substr(colon + 1);
+    while (!message.empty() && message.front() == ' ') message.remove_prefix(1);
+    diagnostic.message = "ptxas: " + std::string(message);
+    diagnostic.code = std::string(word == "fatal" ? "ptxas-fatal" : "ptxas");
+    return diagnostic;
+}
+
 }  // namespace
 
 std::vector<Diagnostic> parse_nvrtc_log(std::string_view log) {
     std::vector<Diagnostic> diagnostics;
     const std::vector<std::string> lines = split_lines(log);
     for (size_t i = 0; i < lines.size(); ++i) {
+        if (std::optional<Diagnostic> ptxas = parse_ptxas_line(lines[i])) {
+            // ptxas -v's resource report ("ptxas info : Used 40 registers") is read by inspect/ptxas_report.
+            if (ptxas->severity != Severity::remark) diagnostics.push_back(std::move(*ptxas));
+            continue;
+        }
         std::optional<Diagnostic> header = parse_header(lines[i]);
         if (!header) continue;  // summaries ("1 error detected ..."), "Remark: ..." hints, blank lines
         Diagnostic diagnostic = std::move(*header);
@@ -124,6 +168,12 @@ std::vector<Diagnostic> parse_nvrtc_log(std::string_view log) {
         diagnostics.push_back(std::move(diagnostic));
         i = j - 1;
     }
+    // ptxas's "Ptx assembly aborted due to errors" says only that the errors above stopped it.
+    const bool ptxas_errors = std::any_of(diagnostics.begin(), diagnostics.end(),
+                                          [](const Diagnostic& d) { return d.code == "ptxas" && d.severity == Severity::error; });
+    if (ptxas_errors)
+        diagnostics.erase(std::remove_if(diagnostics.begin(), diagnostics.end(), [](const Diagnostic& d) { return d.code == "ptxas-fatal"; }),
+                          diagnostics.end());
     return diagnostics;
 }
 

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "client/diagnostics.hpp"
+#include "values/diagnostics.hpp"
 
 namespace kplay {
 

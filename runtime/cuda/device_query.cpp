@@ -8,6 +8,15 @@
 
 namespace kplay {
 
+std::string pci_bus_id(int ordinal) {
+    const DriverApi& api = driver_api();
+    CUdevice device = 0;
+    KPLAY_CU(api.cuDeviceGet(&device, ordinal));
+    char id[32] = {};
+    KPLAY_CU(api.cuDeviceGetPCIBusId(id, sizeof id, device));
+    return id;
+}
+
 DeviceInfo describe_device(int ordinal) {
     const DriverApi& api = driver_api();
     CUdevice device = 0;

@@ -1,7 +1,7 @@
 // Reading the CUDA devices the driver sees into DeviceInfo values.
 #pragma once
 
-#include "client/device_values.hpp"
+#include "values/device_values.hpp"
 
 namespace kplay {
 
@@ -11,5 +11,7 @@ DeviceQuery query_devices();
 
 // One device's details; throws ApiError/InputError if the ordinal is invalid.
 DeviceInfo describe_device(int ordinal);
+// The GPU's PCI address as NVML names it ("0000:19:00.0"). Throws CudaError.
+std::string pci_bus_id(int ordinal);
 
 }  // namespace kplay

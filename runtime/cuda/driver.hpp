@@ -11,7 +11,7 @@
 
 #include <string>
 
-#include "client/device_values.hpp"
+#include "values/device_values.hpp"
 
 namespace kplay {
 
@@ -27,6 +27,7 @@ namespace kplay {
     X(cuDeviceGetAttribute, 2000)                        \
     X(cuDeviceTotalMem, 3020)                            \
     X(cuDeviceGetUuid, 11040)                            \
+    X(cuDeviceGetPCIBusId, 4010)                         \
     X(cuDevicePrimaryCtxRetain, 7000)                    \
     X(cuDevicePrimaryCtxRelease, 11000)                  \
     X(cuCtxSetCurrent, 4000)                             \
@@ -34,6 +35,7 @@ namespace kplay {
     X(cuModuleLoadData, 2000)                            \
     X(cuModuleUnload, 2000)                              \
     X(cuModuleGetFunction, 2000)                         \
+    X(cuModuleGetGlobal, 3020)                           \
     X(cuFuncGetAttribute, 2020)                          \
     X(cuFuncSetAttribute, 9000)                          \
     X(cuFuncGetParamInfo, 12040)                         \

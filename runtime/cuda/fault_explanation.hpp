@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "client/fault_info.hpp"
+#include "values/fault_info.hpp"
 
 namespace kplay {
 

@@ -5,7 +5,7 @@
 // the write-backs of the previous launch's outputs happen here, outside the timed region.
 #pragma once
 
-#include "client/device_values.hpp"
+#include "values/device_values.hpp"
 #include "cuda/cuda_handles.hpp"
 #include "cuda/read_kernel.hpp"
 

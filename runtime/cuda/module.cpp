@@ -71,4 +71,11 @@ KernelFunction Module::function(const std::string& lowered_name) const {
     return KernelFunction(function, lowered_name);
 }
 
+bool Module::global(const std::string& name, CUdeviceptr* address, size_t* bytes) const {
+    const CUresult result = driver_api().cuModuleGetGlobal(address, bytes, module_, name.c_str());
+    if (result == CUDA_ERROR_NOT_FOUND) return false;
+    KPLAY_CU(result);
+    return true;
+}
+
 }  // namespace kplay

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "client/kernel_resources.hpp"
+#include "values/kernel_resources.hpp"
 
 namespace kplay {
 
@@ -40,6 +40,9 @@ public:
 
     // Looks up a function by its lowered (mangled) name; throws ApiError when absent.
     KernelFunction function(const std::string& lowered_name) const;
+    // A module-scope variable's address and size (a __constant__ array, by its unmangled name); false
+    // when the module has none of that name.
+    bool global(const std::string& name, CUdeviceptr* address, size_t* bytes) const;
     explicit operator bool() const { return module_ != nullptr; }
 
 private:

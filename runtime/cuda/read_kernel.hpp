@@ -2,7 +2,7 @@
 // and the L2 flush runs it to evict the cache without leaving dirty lines.
 #pragma once
 
-#include "client/device_values.hpp"
+#include "values/device_values.hpp"
 #include "cuda/cuda_handles.hpp"
 #include "cuda/module.hpp"
 

@@ -1,5 +1,7 @@
-// Plain calls, fibers, barriers and warp collectives for one block at a time.
+// Plain calls, fibers, barriers, warp collectives, yields and the grid barrier for one block at a time.
 #include "emu/block_scheduler.hpp"
+
+#include "emu/access_tracker.hpp"
 
 #include <dlfcn.h>
 #include <sys/mman.h>
@@ -13,8 +15,11 @@
 #include <map>
 #include <random>
 
-#include "emu/message_names.hpp"
 #include "base/error.hpp"
+#include "emu/directed_rounding.hpp"
+#include "emu/grid_barrier.hpp"
+#include "emu/message_names.hpp"
+#include "emu/warp_collective.hpp"
 
 namespace kplay {
 
@@ -67,7 +72,8 @@ struct PooledStack {
     void deallocate(ctx::stack_context& stack) noexcept { pool->give_back(stack); }
 };
 
-enum class Wait { none, barrier, warp, done };
+// runnable: none (not started, or released) and yield (it polls for others); waiting: the rest.
+enum class Wait { none, yield, barrier, warp, grid, done };
 
 struct ThreadSlot {
     kplay_emu_thread state{};
@@ -79,10 +85,9 @@ struct ThreadSlot {
     bool started = false;
     const char* file = "";
     int line = 0;
-    // A pending warp collective.
-    int op = 0, operand = 0, width = 32;
-    unsigned mask = 0;
-    unsigned long long value = 0, result = 0;
+    LaneRequest request;  // a pending warp collective
+    unsigned long long result = 0;
+    int barrier_op = KPLAY_BARRIER_SYNC, predicate = 0;  // a pending barrier, and what it returns
 };
 
 // AddressSanitizer must be told when execution moves to another stack, or it mistakes a fiber's
@@ -103,6 +108,12 @@ const FiberNotes& fiber_notes() {
 
 thread_local BlockScheduler::Impl* tls_scheduler = nullptr;
 thread_local const kplay_emu_thread* tls_thread = nullptr;
+CodeRange g_kernel_code;  // where preemption may switch a thread out
+
+// How many threads of the block wait where, after a round.
+struct Census {
+    size_t live = 0, at_barrier = 0, at_warp = 0, at_grid = 0;
+};
 
 }  // namespace
 
@@ -114,6 +125,8 @@ struct BlockScheduler::Impl {
     std::mt19937_64 random;
     uint64_t seed = 1;
     BlockEvents events;
+    GridBarrier* grid = nullptr;
+    AccessTracker* tracker = nullptr;  // a tracked launch's bookkeeping, else null
     kplay_emu_block block{};
     StackPool stacks;
     std::vector<ThreadSlot> slots;
@@ -123,10 +136,10 @@ struct BlockScheduler::Impl {
     const void* scheduler_stack = nullptr;  // the worker's own stack, as the sanitizer knows it
     size_t scheduler_stack_size = 0;
     bool fiber_mode = false;  // some thread of this block has waited: every thread now has its own fiber
+    uint64_t switches = 0;    // threads started or resumed so far; the preemption timer compares it
+    uint64_t switches_at_tick = ~0ull;
 
-    std::string where(const ThreadSlot& slot) const {
-        return thread_name(slot.state.thread_idx, block.block_idx);
-    }
+    std::string where(const ThreadSlot& slot) const { return thread_name(slot.state.thread_idx, block.block_idx); }
     std::string site(const char* file, int line) const { return std::string(file) + ":" + std::to_string(line); }
 
     // Called on the running thread's fiber: hand control back until the scheduler resumes it.
@@ -146,6 +159,7 @@ struct BlockScheduler::Impl {
         ThreadSlot& me = slots[t];
         me.started = true;
         running = t;
+        ++switches;
         kernel.set_thread(&me.state);
         tls_thread = &me.state;
         me.sink = std::move(sink);
@@ -155,9 +169,9 @@ struct BlockScheduler::Impl {
     }
 
     // A fiber starts with thread `index` and, until some thread of the block has waited, goes on with the
-    // threads not yet started as plain calls. When one of them waits (a barrier, a warp collective) the
-    // fiber stays suspended in it and the block switches to fiber mode: every thread not yet started then
-    // gets a fiber of its own. A block without barriers thus costs one fiber, not one per thread.
+    // threads not yet started as plain calls. When one of them waits (a barrier, a warp collective, a
+    // yield) the fiber stays suspended in it and the block switches to fiber mode: every thread not yet
+    // started then gets a fiber of its own. A block without barriers thus costs one fiber, not one per thread.
     ctx::fiber make_fiber(size_t index) {
         ctx::fiber fiber(std::allocator_arg, PooledStack{&stacks}, [this, index](ctx::fiber&& sink) {
             if (notes.finish) notes.finish(nullptr, &scheduler_stack, &scheduler_stack_size);
@@ -177,8 +191,10 @@ struct BlockScheduler::Impl {
     void resume(size_t index) {
         ThreadSlot& slot = slots[index];
         slot.wait = Wait::none;
+        slot.state.fences = 0;
         if (!slot.started) slot.fiber = make_fiber(index);
         running = index;
+        ++switches;
         kernel.set_thread(&slot.state);
         tls_thread = &slot.state;
         void* fake_stack = nullptr;
@@ -196,189 +212,258 @@ struct BlockScheduler::Impl {
         fiber_mode = true;
     }
 
-    void release_warp(size_t first, size_t count) {
-        // Lanes of this warp that are live (all of them wait at a collective now).
-        unsigned long long ballot = 0;
-        bool any = false, all = true;
-        for (size_t lane = 0; lane < count; ++lane) {
-            const ThreadSlot& s = slots[first + lane];
-            if (s.wait != Wait::warp) continue;
-            if (s.value) ballot |= 1ull << lane;
-            any = any || s.value;
-            all = all && s.value;
+    Census census() const {
+        Census c;
+        for (const ThreadSlot& slot : slots) {
+            if (slot.wait == Wait::done) continue;
+            ++c.live;
+            if (slot.wait == Wait::barrier) ++c.at_barrier;
+            if (slot.wait == Wait::warp) ++c.at_warp;
+            if (slot.wait == Wait::grid) ++c.at_grid;
         }
-        for (size_t lane = 0; lane < count; ++lane) {
-            ThreadSlot& s = slots[first + lane];
-            if (s.wait != Wait::warp) continue;
-            const int width = s.width >= 1 && s.width <= 32 ? s.width : 32;
-            const size_t group = lane & ~static_cast<size_t>(width - 1);
-            size_t source = lane;
-            switch (s.op) {
-                case KPLAY_WARP_SHFL: source = group + static_cast<size_t>(s.operand) % width; break;
-                case KPLAY_WARP_SHFL_UP:
-                    if (s.operand >= 0 && lane - group >= static_cast<size_t>(s.operand)) source = lane - s.operand;
-                    break;
-                case KPLAY_WARP_SHFL_DOWN:
-                    if (s.operand >= 0 && lane - group + s.operand < static_cast<size_t>(width)) source = lane + s.operand;
-                    break;
-                case KPLAY_WARP_SHFL_XOR: {
-                    const size_t other = lane ^ static_cast<size_t>(s.operand & 31);
-                    if ((other & ~static_cast<size_t>(width - 1)) == group) source = other;
-                    break;
-                }
-                default: break;
-            }
-            if (source >= count || slots[first + source].wait != Wait::warp) source = lane;  // no such lane: own value
-            switch (s.op) {
-                case KPLAY_WARP_BALLOT: s.result = ballot & s.mask; break;
-                case KPLAY_WARP_ANY: s.result = any; break;
-                case KPLAY_WARP_ALL: s.result = all; break;
-                case KPLAY_WARP_ACTIVE: s.result = ballot | ((count >= 64 ? ~0ull : (1ull << count) - 1)); break;
-                case KPLAY_WARP_SYNC: s.result = 0; break;
-                default: s.result = slots[first + source].value; break;
-            }
-        }
-        for (size_t lane = 0; lane < count; ++lane)  // only now: the results above read every lane's state
-            if (slots[first + lane].wait == Wait::warp) slots[first + lane].wait = Wait::none;
+        return c;
     }
 
-    void run(kplay_emu_dim block_idx) {
+    static LaneState lane_state(Wait wait) {
+        switch (wait) {
+            case Wait::warp: return LaneState::at_warp_op;
+            case Wait::barrier:
+            case Wait::grid: return LaneState::blocked;
+            case Wait::done: return LaneState::gone;
+            default: return LaneState::running;
+        }
+    }
+
+    bool release_warps() {
+        bool released = false;
+        const size_t threads = slots.size();
+        for (size_t first = 0; first < threads; first += 32) {
+            const size_t count = std::min<size_t>(32, threads - first);
+            bool any = false;
+            for (size_t lane = 0; lane < count && !any; ++lane) any = slots[first + lane].wait == Wait::warp;
+            if (!any) continue;
+            WarpLanes lanes;
+            for (size_t lane = 0; lane < 32; ++lane) {
+                lanes.state[lane] = lane < count ? lane_state(slots[first + lane].wait) : LaneState::gone;
+                if (lane < count) lanes.request[lane] = slots[first + lane].request;
+            }
+            unsigned long long results[32] = {};
+            const unsigned done = release_warp_collectives(lanes, results);
+            if (done && tracker) tracker->warp_released(static_cast<unsigned>(first / 32));
+            for (size_t lane = 0; lane < count; ++lane)
+                if (done & (1u << lane)) {
+                    slots[first + lane].result = results[lane];
+                    slots[first + lane].wait = Wait::none;
+                    released = true;
+                }
+        }
+        return released;
+    }
+
+    // Every live thread waits at __syncthreads: release it (with the counting forms' result), or report
+    // that it never can because some threads have returned.
+    void release_barrier(const Census& c) {
+        const size_t threads = slots.size();
+        const ThreadSlot* first_waiting = nullptr;
+        bool one_site = true;
+        int count = 0;
+        for (const ThreadSlot& slot : slots)
+            if (slot.wait == Wait::barrier) {
+                if (!first_waiting) first_waiting = &slot;
+                else if (slot.line != first_waiting->line || slot.file != first_waiting->file) one_site = false;
+                count += slot.predicate != 0;
+            }
+        if (c.live < threads)
+            events.fail("deadlock",
+                        "__syncthreads() at " + site(first_waiting->file, first_waiting->line) + " can never release in block " +
+                            dim_text(block.block_idx) + ": " + std::to_string(c.live) + " of " + std::to_string(threads) +
+                            " threads wait there and the other " + std::to_string(threads - c.live) +
+                            " have already returned (a barrier inside a branch not every thread takes)",
+                        first_waiting->file, first_waiting->line);
+        if (!one_site) {
+            std::map<std::string, size_t> sites;
+            for (const ThreadSlot& slot : slots)
+                if (slot.wait == Wait::barrier) ++sites[site(slot.file, slot.line)];
+            std::string text = "block " + dim_text(block.block_idx) + ": threads met at different __syncthreads() calls (";
+            bool first = true;
+            for (const auto& [where_text, n] : sites) {
+                text += (first ? "" : ", ") + std::to_string(n) + " at " + where_text;
+                first = false;
+            }
+            events.warn(text + "); each barrier should be reached by the whole block");
+        }
+        for (ThreadSlot& slot : slots) {
+            if (slot.wait != Wait::barrier) continue;
+            switch (slot.barrier_op) {
+                case KPLAY_BARRIER_COUNT: slot.predicate = count; break;
+                case KPLAY_BARRIER_AND: slot.predicate = count == static_cast<int>(c.live); break;
+                case KPLAY_BARRIER_OR: slot.predicate = count > 0; break;
+                default: slot.predicate = 0; break;
+            }
+            slot.wait = Wait::none;
+        }
+        if (tracker) tracker->barrier();
+    }
+
+    // Every live thread waits at this_grid().sync(): this block arrives, and goes on when all have.
+    void release_grid(const Census& c) {
+        const size_t threads = slots.size();
+        const ThreadSlot* first = nullptr;
+        for (const ThreadSlot& slot : slots)
+            if (slot.wait == Wait::grid && !first) first = &slot;
+        if (c.live < threads)
+            events.fail("deadlock",
+                        "this_grid().sync() at " + site(first->file, first->line) + " can never release: in block " +
+                            dim_text(block.block_idx) + " " + std::to_string(c.live) + " of " + std::to_string(threads) +
+                            " threads wait there and the other " + std::to_string(threads - c.live) + " have already returned",
+                        first->file, first->line);
+        grid->arrive_and_wait(block.block_idx, first->file, first->line);
+        for (ThreadSlot& slot : slots)
+            if (slot.wait == Wait::grid) slot.wait = Wait::none;
+    }
+
+    // Nothing ran and nothing could be released: say who waits where.
+    [[noreturn]] void report_deadlock(const Census& c) {
+        auto first_at = [&](Wait wait) -> const ThreadSlot* {
+            for (const ThreadSlot& slot : slots)
+                if (slot.wait == wait) return &slot;
+            return nullptr;
+        };
+        std::string parts;
+        const ThreadSlot* stuck = nullptr;
+        auto add = [&](size_t n, Wait wait, const std::string& what) {
+            const ThreadSlot* slot = first_at(wait);
+            if (n == 0 || !slot) return;
+            if (!stuck) stuck = slot;
+            parts += (parts.empty() ? "" : " and ") + std::to_string(n) + " " + what + " (first: " +
+                     (wait == Wait::warp ? where(*slot) + " at " : std::string()) + site(slot->file, slot->line) + ")";
+        };
+        add(c.at_warp, Wait::warp, "threads wait at a warp operation");
+        add(c.at_barrier, Wait::barrier, "at __syncthreads()");
+        add(c.at_grid, Wait::grid, "at this_grid().sync()");
+        events.fail("deadlock", "block " + dim_text(block.block_idx) + " cannot go on: " + parts, stuck ? stuck->file : "",
+                    stuck ? stuck->line : 0);
+        std::abort();  // fail does not return
+    }
+
+    void start(kplay_emu_dim block_idx) {
         block.block_idx = block_idx;
         const size_t threads = static_cast<size_t>(block.block_dim.x) * block.block_dim.y * block.block_dim.z;
         if (block.dynamic_smem) std::memset(block.dynamic_smem, 0xff, block.dynamic_smem_bytes);  // poison: NaN as floats
-        slots.clear();
+        // The slots are reused from block to block (every thread of the last one has ended, so its fibers
+        // are gone): setting what a thread starts with costs less than constructing them anew, which a
+        // block of short threads feels.
         slots.resize(threads);
         for (size_t i = 0; i < threads; ++i) {
-            slots[i].state.thread_idx = {static_cast<unsigned>(i % block.block_dim.x),
-                                         static_cast<unsigned>((i / block.block_dim.x) % block.block_dim.y),
-                                         static_cast<unsigned>(i / (static_cast<size_t>(block.block_dim.x) * block.block_dim.y))};
-            slots[i].state.block = &block;
+            ThreadSlot& slot = slots[i];
+            slot.state = {};
+            slot.state.thread_idx = {static_cast<unsigned>(i % block.block_dim.x),
+                                     static_cast<unsigned>((i / block.block_dim.x) % block.block_dim.y),
+                                     static_cast<unsigned>(i / (static_cast<size_t>(block.block_dim.x) * block.block_dim.y))};
+            slot.state.block = &block;
+            slot.wait = Wait::none;
+            slot.started = false;
         }
         fiber_mode = false;
+        if (tracker) tracker->begin_block(block_idx);
         resume_order.resize(threads);
         for (size_t i = 0; i < threads; ++i) resume_order[i] = order == ThreadOrder::reverse ? threads - 1 - i : i;
         if (order == ThreadOrder::random) std::shuffle(resume_order.begin(), resume_order.end(), random);
+    }
 
+    void run(kplay_emu_dim block_idx) {
+        start(block_idx);
         tls_scheduler = this;
         for (;;) {
             bool ran = false;
             for (size_t index : resume_order) {
-                ThreadSlot& slot = slots[index];
-                if (slot.wait != Wait::none) continue;
+                const Wait wait = slots[index].wait;
+                if (wait != Wait::none && wait != Wait::yield) continue;
                 resume(index);
                 ran = true;
             }
-            if (ran) continue;
-            // Nobody can run: release what can be released, or report why nothing can.
-            size_t live = 0, at_barrier = 0, at_warp = 0;
-            for (const ThreadSlot& slot : slots) {
-                if (slot.wait == Wait::done) continue;
-                ++live;
-                if (slot.wait == Wait::barrier) ++at_barrier;
-                if (slot.wait == Wait::warp) ++at_warp;
+            const Census c = census();
+            if (c.live == 0) break;
+            bool released = c.at_warp > 0 && release_warps();
+            if (c.at_barrier > 0 && c.at_barrier == c.live) {
+                release_barrier(c);
+                released = true;
+            } else if (c.at_grid > 0 && c.at_grid == c.live) {
+                release_grid(c);
+                released = true;
             }
-            if (live == 0) break;
-            bool released = false;
-            for (size_t first = 0; first < threads; first += 32) {
-                const size_t count = std::min<size_t>(32, threads - first);
-                size_t lanes_live = 0, lanes_waiting = 0;
-                for (size_t lane = 0; lane < count; ++lane) {
-                    const Wait w = slots[first + lane].wait;
-                    if (w != Wait::done) ++lanes_live;
-                    if (w == Wait::warp) ++lanes_waiting;
-                }
-                if (lanes_waiting > 0 && lanes_waiting == lanes_live) {
-                    release_warp(first, count);
-                    released = true;
-                }
-            }
-            if (released) continue;
-            if (at_barrier == live) {
-                // The common case, every thread at one barrier, is checked without building strings.
-                const ThreadSlot* first_waiting = nullptr;
-                bool one_site = true;
-                for (const ThreadSlot& slot : slots)
-                    if (slot.wait == Wait::barrier) {
-                        if (!first_waiting) first_waiting = &slot;
-                        else if (slot.line != first_waiting->line || slot.file != first_waiting->file) one_site = false;
-                    }
-                std::map<std::string, size_t> sites;
-                if (!one_site)
-                    for (const ThreadSlot& slot : slots)
-                        if (slot.wait == Wait::barrier) ++sites[site(slot.file, slot.line)];
-                if (live < threads) {
-                    events.fail("deadlock",
-                                "__syncthreads() at " + site(first_waiting->file, first_waiting->line) + " can never release in block " +
-                                    dim_text(block.block_idx) + ": " + std::to_string(live) + " of " + std::to_string(threads) +
-                                    " threads wait there and the other " + std::to_string(threads - live) +
-                                    " have already returned (a barrier inside a branch not every thread takes)",
-                                first_waiting->file, first_waiting->line);
-                }
-                if (sites.size() > 1) {
-                    std::string text = "block " + dim_text(block.block_idx) + ": threads met at different __syncthreads() calls (";
-                    bool first = true;
-                    for (const auto& [where_text, count] : sites) {
-                        text += (first ? "" : ", ") + std::to_string(count) + " at " + where_text;
-                        first = false;
-                    }
-                    events.warn(text + "); each barrier should be reached by the whole block");
-                }
-                for (ThreadSlot& slot : slots)
-                    if (slot.wait == Wait::barrier) slot.wait = Wait::none;
-                continue;
-            }
-            // Some threads wait at a barrier while others wait at a warp collective that cannot complete.
-            const ThreadSlot* stuck = nullptr;
-            for (const ThreadSlot& slot : slots)
-                if (slot.wait == Wait::warp) {
-                    stuck = &slot;
-                    break;
-                }
-            const ThreadSlot* barrier = nullptr;
-            for (const ThreadSlot& slot : slots)
-                if (slot.wait == Wait::barrier) {
-                    barrier = &slot;
-                    break;
-                }
-            events.fail("deadlock",
-                        "block " + dim_text(block.block_idx) + " cannot go on: " + std::to_string(at_warp) +
-                            " threads wait at a warp operation (first: " + where(*stuck) + " at " + site(stuck->file, stuck->line) + ") and " +
-                            std::to_string(at_barrier) + " at __syncthreads() (first: " + site(barrier->file, barrier->line) + ")",
-                        stuck->file, stuck->line);
+            // A thread that yielded polls for another: it runs again, and what it waits for may yet happen.
+            if (!released && !ran) report_deadlock(c);
         }
+        if (grid) grid->block_finished(block_idx);
         tls_scheduler = nullptr;
     }
 };
 
 namespace {
 
-void host_sync_threads(const char* file, int line) {
+ThreadSlot& running_slot(BlockScheduler::Impl* s) { return s->slots[s->running]; }
+
+int host_sync_threads(int op, int predicate, const char* file, int line) {
     BlockScheduler::Impl* s = tls_scheduler;
-    ThreadSlot& slot = s->slots[s->running];
+    ThreadSlot& slot = running_slot(s);
     slot.wait = Wait::barrier;
+    slot.barrier_op = op;
+    slot.predicate = predicate;
     slot.file = file;
     slot.line = line;
     s->suspend(slot);
+    return slot.predicate;
 }
 
 unsigned long long host_warp_op(int op, unsigned mask, unsigned long long value, int operand, int width, const char* file, int line) {
     BlockScheduler::Impl* s = tls_scheduler;
-    ThreadSlot& slot = s->slots[s->running];
+    ThreadSlot& slot = running_slot(s);
     slot.wait = Wait::warp;
-    slot.op = op;
-    slot.mask = mask;
-    slot.value = value;
-    slot.operand = operand;
-    slot.width = width;
+    slot.request = {op, mask, value, operand, width, file, line};
     slot.file = file;
     slot.line = line;
     s->suspend(slot);
     return slot.result;
 }
 
+void host_grid_sync(const char* file, int line) {
+    BlockScheduler::Impl* s = tls_scheduler;
+    ThreadSlot& slot = running_slot(s);
+    if (!s->grid)
+        s->events.fail("unsupported",
+                       s->where(slot) + ": this_grid().sync() at " + s->site(file, line) +
+                           " needs a cooperative launch (every block resident at once, as cudaLaunchCooperativeKernel "
+                           "launches them); this launch is not cooperative",
+                       file, line);
+    slot.wait = Wait::grid;
+    slot.file = file;
+    slot.line = line;
+    s->suspend(slot);
+}
+
+void host_yield() {
+    BlockScheduler::Impl* s = tls_scheduler;
+    ThreadSlot& slot = running_slot(s);
+    slot.wait = Wait::yield;
+    s->suspend(slot);
+}
+
+// The preemption timer's signal, on the interrupted fiber's stack: a thread found running the kernel's
+// own code at two ticks in a row is switched out as if it had yielded.
+void preempt(void* context) {
+    BlockScheduler::Impl* s = tls_scheduler;
+    if (!s || !tls_thread || !g_kernel_code.contains(interrupted_pc(context))) return;
+    if (s->switches_at_tick != s->switches) {
+        s->switches_at_tick = s->switches;
+        return;
+    }
+    host_yield();
+}
+
 int host_vprintf(const char* format, va_list args) {
     BlockScheduler::Impl* s = tls_scheduler;
-    const ThreadSlot& slot = s->slots[s->running];
+    const ThreadSlot& slot = running_slot(s);
     char text[1024];
     const int written = std::vsnprintf(text, sizeof text, format, args);
     const std::string tag = "[block " + dim_text(s->block.block_idx) + " thread " + dim_text(slot.state.thread_idx) + "] ";
@@ -396,7 +481,7 @@ int host_vprintf(const char* format, va_list args) {
 
 void host_fail(const char* kind, const char* detail, const char* file, int line) {
     BlockScheduler::Impl* s = tls_scheduler;
-    const ThreadSlot& slot = s->slots[s->running];
+    const ThreadSlot& slot = running_slot(s);
     std::string message = s->where(slot) + ": ";
     if (std::string(kind) == "assert") message += "assertion `" + std::string(detail) + "` failed";
     else message += detail;
@@ -404,12 +489,21 @@ void host_fail(const char* kind, const char* detail, const char* file, int line)
     std::abort();  // fail does not return; this keeps the compiler and the reader sure of it
 }
 
-const kplay_emu_host kHostTable = {KPLAY_EMU_ABI_VERSION, host_sync_threads, host_warp_op, host_vprintf, host_fail};
+// A tracked build's load or store: to the tracker of the block this worker runs.
+void host_access(const void* address, unsigned size, unsigned flags, const void* pc) {
+    BlockScheduler::Impl* s = tls_scheduler;
+    if (s && s->tracker && tls_thread)
+        s->tracker->access(tls_thread->thread_idx, reinterpret_cast<uintptr_t>(address), size, flags, reinterpret_cast<uintptr_t>(pc));
+}
+
+const kplay_emu_host kHostTable = {KPLAY_EMU_ABI_VERSION, host_sync_threads,     host_warp_op,          host_grid_sync, host_yield,
+                                   host_vprintf,          host_fail,             emulated_round_arith, emulated_round_integer,
+                                   host_access};
 
 }  // namespace
 
 BlockScheduler::BlockScheduler(EmulatedKernel kernel, void** args, LaunchGeometry geometry, ThreadOrder order, uint64_t seed,
-                               unsigned char* dynamic_smem, size_t dynamic_smem_bytes, BlockEvents events)
+                               unsigned char* dynamic_smem, size_t dynamic_smem_bytes, BlockEvents events, GridBarrier* grid)
     : impl_(std::make_unique<Impl>()) {
     impl_->kernel = kernel;
     impl_->args = args;
@@ -417,13 +511,17 @@ BlockScheduler::BlockScheduler(EmulatedKernel kernel, void** args, LaunchGeometr
     impl_->order = order;
     impl_->seed = seed;
     impl_->events = std::move(events);
+    impl_->grid = grid;
     impl_->block.block_dim = geometry.block;
     impl_->block.grid_dim = geometry.grid;
     impl_->block.dynamic_smem = dynamic_smem;
     impl_->block.dynamic_smem_bytes = dynamic_smem_bytes;
+    impl_->block.cooperative = grid != nullptr;
 }
 
 BlockScheduler::~BlockScheduler() = default;
+
+void BlockScheduler::track(AccessTracker* tracker) { impl_->tracker = tracker; }
 
 void BlockScheduler::run_block(kplay_emu_dim block_idx) {
     // Seeded per block, so a random order is the same whichever worker runs the block.
@@ -435,5 +533,10 @@ void BlockScheduler::run_block(kplay_emu_dim block_idx) {
 const kplay_emu_host* BlockScheduler::host_table() { return &kHostTable; }
 
 const kplay_emu_thread* BlockScheduler::current_thread() { return tls_thread; }
+
+void BlockScheduler::enable_preemption(CodeRange kernel_code) {
+    g_kernel_code = kernel_code;
+    install_preemption_handler(preempt);
+}
 
 }  // namespace kplay

@@ -1,11 +1,14 @@
 // Running one CUDA block on one worker thread; CUDA threads that wait become fibers (Boost.Context).
 //
-// Threads first run as plain calls, one after another in a single fiber. At the first barrier or warp
-// collective the block switches to fibers: the waiting thread keeps that fiber and every thread not yet
-// started gets its own. Stacks are pooled per worker and end in a guard page. A barrier releases when
-// every live thread of the block waits; a warp collective when every live lane of the warp waits. When
-// nothing can move the block is deadlocked, which is reported with the line, never waited on. The order in which threads are resumed is
-// selectable, so a missing __syncthreads shows up as a different result.
+// Threads first run as plain calls, one after another in a single fiber. At the first barrier, warp
+// collective or yield the block switches to fibers: the waiting thread keeps that fiber and every thread
+// not yet started gets its own. Stacks are pooled per worker and end in a guard page. The block runs in
+// rounds: each round resumes every runnable thread once, then releases what can go: a barrier when every
+// live thread waits at it, a warp collective when the lanes its mask names are there (warp_collective),
+// the grid barrier of a cooperative launch when every block has arrived (grid_barrier). A thread that
+// polls for another yields (or is preempted, preemption.hpp) and runs again next round. When nothing can
+// move the block is deadlocked, which is reported with the line, never waited on. The order in which
+// threads are resumed is selectable, so a missing __syncthreads shows up as a different result.
 #pragma once
 
 #include <cstdint>
@@ -14,16 +17,19 @@
 #include <string>
 #include <vector>
 
-#include "client/run_request.hpp"  // ThreadOrder
 #include "emu/include/kplay_emu_abi.h"
+#include "emu/preemption.hpp"
+#include "values/run_request.hpp"  // ThreadOrder
 
 namespace kplay {
 
+class AccessTracker;
+class GridBarrier;
 
 // What the running kernel's shared object provides.
 struct EmulatedKernel {
     void (*entry)(void** args) = nullptr;
-    void (*set_thread)(const kplay_emu_thread*) = nullptr;
+    void (*set_thread)(kplay_emu_thread*) = nullptr;
 };
 
 // Where a block's problems go: a failure ends the launch (the callee does not return); a warning does not.
@@ -39,19 +45,24 @@ struct LaunchGeometry {
 
 class BlockScheduler {
 public:
+    // `grid` is the barrier of a cooperative launch (each block on a worker of its own), else null.
     BlockScheduler(EmulatedKernel kernel, void** args, LaunchGeometry geometry, ThreadOrder order, uint64_t seed,
-                   unsigned char* dynamic_smem, size_t dynamic_smem_bytes, BlockEvents events);
+                   unsigned char* dynamic_smem, size_t dynamic_smem_bytes, BlockEvents events, GridBarrier* grid = nullptr);
     ~BlockScheduler();
     BlockScheduler(const BlockScheduler&) = delete;
     BlockScheduler& operator=(const BlockScheduler&) = delete;
 
     void run_block(kplay_emu_dim block_idx);
+    // A tracked launch: every block this scheduler runs reports its accesses and barriers to `tracker`.
+    void track(AccessTracker* tracker);
 
     // The host table the shared object calls back into (same for every scheduler; each call finds its
     // scheduler through a thread-local pointer).
     static const kplay_emu_host* host_table();
     // The CUDA thread running on this worker right now, for fault messages; null between threads.
     static const kplay_emu_thread* current_thread();
+    // Lets the timer of each worker (start_preemption_timer) switch out a thread spinning in `kernel_code`.
+    static void enable_preemption(CodeRange kernel_code);
 
     struct Impl;
 

@@ -2,10 +2,13 @@
 #include "emu/emu_source.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <regex>
+#include <set>
+#include <utility>
 
 #include "base/error.hpp"
-#include "spec/source_scan.hpp"
+#include "kernel_file/source_scan.hpp"
 
 namespace kplay {
 
@@ -32,6 +35,31 @@ bool at_namespace_scope(const std::string& blank, size_t offset) {
     return std::all_of(opened_by_namespace.begin(), opened_by_namespace.end(), [](bool ns) { return ns; });
 }
 
+// The first include of a library header the emulated device does not have, with what to say about it:
+// of CUB it runs the block and warp primitives (runtime/emu/include/cub), of libcu++ the function objects.
+std::optional<std::pair<size_t, std::string>> unemulated_include(const std::string& blank) {
+    static const std::set<std::string> emulated = {"cub/cub.cuh",         "cub/block/block_reduce.cuh", "cub/block/block_scan.cuh",
+                                                   "cub/block/block_load.cuh", "cub/block/block_store.cuh", "cub/warp/warp_reduce.cuh",
+                                                   "cub/warp/warp_scan.cuh", "cuda/std/functional", "cuda/functional"};
+    static const std::regex include(R"((^|\n)[ \t]*#[ \t]*include[ \t]*<((cub|thrust|cuda|cute|cutlass)/[^>]*)>)");
+    for (auto it = std::sregex_iterator(blank.begin(), blank.end(), include); it != std::sregex_iterator(); ++it) {
+        const std::string header = (*it)[2].str(), library = (*it)[3].str();
+        if (emulated.count(header)) continue;
+        const size_t offset = static_cast<size_t>(it->position(2));
+        if (library == "cub")
+            return std::make_pair(offset, "<" + header + ">" +
+                                              (header.rfind("cub/device/", 0) == 0 ? " (CUB's device-wide algorithms, cub::Device*, launch kernels from the host)" : "") +
+                                              " is not supported on the emulated CPU device, which runs CUB's block and warp primitives (cub::BlockReduce, "
+                                              "BlockScan, BlockLoad, BlockStore, WarpReduce and WarpScan, from <cub/cub.cuh> or their own headers)");
+        if (library == "cuda")
+            return std::make_pair(offset, "<" + header + "> (libcu++) is not supported on the emulated CPU device, which has only the function "
+                                                         "objects of <cuda/std/functional> and <cuda/functional>");
+        return std::make_pair(offset, "<" + header + "> (" + (library == "thrust" ? "Thrust" : "CUTLASS and CuTe") +
+                                          ") is not supported on the emulated CPU device");
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::string line_directive(const std::string& display_path) {
@@ -46,18 +74,31 @@ std::string line_directive(const std::string& display_path) {
 std::string emulated_entry_symbol(size_t index) { return "kplay_emu_entry_" + std::to_string(index); }
 std::string emulated_params_symbol(size_t index) { return "kplay_emu_params_" + std::to_string(index); }
 
+std::string emulated_constant_symbol(size_t index) { return "kplay_emu_constant_" + std::to_string(index); }
+
+std::string constant_accessors(const std::vector<std::string>& constants) {
+    std::string text;
+    for (size_t i = 0; i < constants.size(); ++i)
+        text += "extern \"C\" __attribute__((visibility(\"default\"))) void* " + emulated_constant_symbol(i) +
+                "(unsigned long* bytes) { *bytes = sizeof(::" + constants[i] + "); return (void*)&::" + constants[i] + "; }\n";
+    return text;
+}
+
 EmulatedSource prepare_emulated_source(const std::string& source, const std::string& display_path,
-                                       const std::vector<std::string>& kernel_expressions) {
+                                       const std::vector<std::string>& kernel_expressions, const std::vector<std::string>& constants) {
     const std::string blank = blank_comments_and_strings(source);
+    // `what` names the feature, or is a sentence that already says it is not supported.
     auto refuse = [&](size_t offset, const std::string& what) {
+        const bool sentence = what.find(" is not supported on the emulated CPU device") != std::string::npos;
         throw InputError(display_path + ":" + std::to_string(line_of(source, offset)) + ": " + what +
-                         " is not supported on the emulated CPU device; run this kernel on a GPU.");
+                         (sentence ? "" : " is not supported on the emulated CPU device") + "; run this kernel on a GPU.");
     };
     std::smatch match;
     if (std::regex_search(blank, match, std::regex(R"(\b(asm|__asm__|__asm)\b\s*(volatile|__volatile__)?\s*\()")))
         refuse(static_cast<size_t>(match.position(0)), "inline PTX (asm)");
     if (std::regex_search(blank, match, std::regex(R"(<<<)")))
         refuse(static_cast<size_t>(match.position(0)), "launching a kernel from a kernel (dynamic parallelism)");
+    if (const auto refusal = unemulated_include(blank)) refuse(refusal->first, refusal->second);
 
     // extern __shared__ T name[]; -> a pointer into this block's dynamic shared memory, same line.
     std::string text = source;
@@ -102,6 +143,7 @@ EmulatedSource prepare_emulated_source(const std::string& source, const std::str
                        "(unsigned long* sizes, int max) { return ::kplay_emu::param_sizes(&" + kernel + ", sizes, max); }\n";
         result.kernels.push_back(kernel);
     }
+    result.text += constant_accessors(constants);
     return result;
 }
 

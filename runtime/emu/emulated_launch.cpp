@@ -13,15 +13,21 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <climits>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <thread>
 
+#include "emu/emulated_limits.hpp"
+#include "emu/grid_barrier.hpp"
 #include "emu/message_names.hpp"
+#include "emu/preemption.hpp"
 #include "emu/sandbox.hpp"
+#include "emu/tracked_launch.hpp"
 #include "base/subprocess.hpp"
 #include "base/unique_fd.hpp"
 
@@ -60,6 +66,9 @@ struct SharedStatus {
     std::atomic<uint32_t> log_lines, log_dropped;
     std::atomic<int> warning_count;
     char warnings[kWarningSlots][512];
+    RaceSlots races;  // a tracked launch's, written after the grid
+    WriterSlots writers;
+    SiteSlots sites;
     char log[kLogBytes];
 };
 
@@ -77,46 +86,50 @@ std::string bounded(const char (&text)[N]) {
     return std::string(text, strnlen(text, N));
 }
 
+// A failure that lost the claim to another worker's waits for that worker's _exit: exiting here would end
+// the process (every thread) while the winner is still writing its account, which then reads as empty.
+[[noreturn]] void wait_for_the_claimant() {
+    for (;;) pause();
+}
+
 void fail_and_exit(const std::string& kind, const std::string& message, const char* file, int line) {
-    if (g_status->claimed.exchange(1) == 0) {
-        copy_text(g_status->kind, sizeof g_status->kind, kind.c_str());
-        copy_text(g_status->message, sizeof g_status->message, message.c_str());
-        copy_text(g_status->file, sizeof g_status->file, file);
-        g_status->line = line;
-    }
+    if (g_status->claimed.exchange(1) != 0) wait_for_the_claimant();
+    copy_text(g_status->kind, sizeof g_status->kind, kind.c_str());
+    copy_text(g_status->message, sizeof g_status->message, message.c_str());
+    copy_text(g_status->file, sizeof g_status->file, file);
+    g_status->line = line;
     _exit(2);
 }
 
 void fault_handler(int signal, siginfo_t* info, void* context) {
-    if (g_status->claimed.exchange(1) == 0) {
-        copy_text(g_status->kind, sizeof g_status->kind, signal == SIGSYS ? "sandbox" : signal == SIGABRT ? "abort" : "fault");
-        g_status->signal = signal;
-        g_status->code = info->si_code;
-        g_status->address = reinterpret_cast<uintptr_t>(info->si_addr);
-        g_status->is_write = -1;
+    if (g_status->claimed.exchange(1) != 0) wait_for_the_claimant();
+    copy_text(g_status->kind, sizeof g_status->kind, signal == SIGSYS ? "sandbox" : signal == SIGABRT ? "abort" : "fault");
+    g_status->signal = signal;
+    g_status->code = info->si_code;
+    g_status->address = reinterpret_cast<uintptr_t>(info->si_addr);
+    g_status->is_write = -1;
 #if defined(__x86_64__)
-        const auto* uc = static_cast<const ucontext_t*>(context);
-        g_status->pc = static_cast<uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
-        if (signal == SIGSEGV) g_status->is_write = (uc->uc_mcontext.gregs[REG_ERR] & 2) ? 1 : 0;
+    const auto* uc = static_cast<const ucontext_t*>(context);
+    g_status->pc = static_cast<uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
+    if (signal == SIGSEGV) g_status->is_write = (uc->uc_mcontext.gregs[REG_ERR] & 2) ? 1 : 0;
 #else
-        (void)context;
+    (void)context;
 #endif
-        if (signal == SIGSYS) {
-            g_status->syscall = info->si_syscall;
+    if (signal == SIGSYS) {
+        g_status->syscall = info->si_syscall;
 #if defined(__x86_64__)
-            // open(path, ...) and openat(dir, path, ...): copy the path, byte by byte (no libc in a handler).
-            const auto* regs = static_cast<const ucontext_t*>(context)->uc_mcontext.gregs;
-            const char* path = info->si_syscall == SYS_open ? reinterpret_cast<const char*>(regs[REG_RDI])
-                               : info->si_syscall == SYS_openat ? reinterpret_cast<const char*>(regs[REG_RSI])
-                                                                : nullptr;
-            if (path) copy_text(g_status->syscall_path, sizeof g_status->syscall_path, path);
+        // open(path, ...) and openat(dir, path, ...): copy the path, byte by byte (no libc in a handler).
+        const auto* regs = static_cast<const ucontext_t*>(context)->uc_mcontext.gregs;
+        const char* path = info->si_syscall == SYS_open ? reinterpret_cast<const char*>(regs[REG_RDI])
+                           : info->si_syscall == SYS_openat ? reinterpret_cast<const char*>(regs[REG_RSI])
+                                                            : nullptr;
+        if (path) copy_text(g_status->syscall_path, sizeof g_status->syscall_path, path);
 #endif
-        }
-        if (const kplay_emu_thread* thread = BlockScheduler::current_thread()) {
-            g_status->has_thread = 1;
-            g_status->thread_idx = thread->thread_idx;
-            g_status->block_idx = thread->block->block_idx;
-        }
+    }
+    if (const kplay_emu_thread* thread = BlockScheduler::current_thread()) {
+        g_status->has_thread = 1;
+        g_status->thread_idx = thread->thread_idx;
+        g_status->block_idx = thread->block->block_idx;
     }
     _exit(3);
 }
@@ -175,6 +188,19 @@ void sanitizer_death() {
     }
 }
 
+// Before anything of the user's runs: each __constant__ array gets its content (sizes were checked when
+// the kernel was loaded; a mismatch here means a stale object).
+void fill_constants(void* handle, const std::vector<ConstantFill>& constants) {
+    for (const ConstantFill& fill : constants) {
+        auto accessor = reinterpret_cast<void* (*)(unsigned long*)>(dlsym(handle, fill.accessor.c_str()));
+        unsigned long bytes = 0;
+        void* address = accessor ? accessor(&bytes) : nullptr;
+        if (!address || bytes != fill.bytes.size())
+            fail_and_exit("load", "the __constant__ array '" + fill.name + "' is not the one kplay filled (a stale build?)", "", 0);
+        std::memcpy(address, fill.bytes.data(), fill.bytes.size());
+    }
+}
+
 // The launch process of a kernel. Never returns.
 [[noreturn]] void launch_process(const EmulatedLaunchRequest& request, const std::vector<GuardedBuffer>& smem, int workers,
                                  int report_fd) {
@@ -198,19 +224,28 @@ void sanitizer_death() {
     void* handle = dlopen(request.shared_object.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) fail_and_exit("load", std::string("cannot load the emulated kernel: ") + dlerror(), "", 0);
     auto bind = reinterpret_cast<int (*)(const kplay_emu_host*)>(dlsym(handle, "kplay_emu_bind"));
-    auto set_thread = reinterpret_cast<void (*)(const kplay_emu_thread*)>(dlsym(handle, "kplay_emu_set_thread"));
+    auto set_thread = reinterpret_cast<void (*)(kplay_emu_thread*)>(dlsym(handle, "kplay_emu_set_thread"));
     auto entry = reinterpret_cast<void (*)(void**)>(dlsym(handle, request.entry_symbol.c_str()));
     if (!bind || !set_thread || !entry) fail_and_exit("load", "the emulated kernel lacks kplay's entry points (a stale build?)", "", 0);
     if (bind(BlockScheduler::host_table()) != KPLAY_EMU_ABI_VERSION) fail_and_exit("load", "the emulated kernel was built for another prelude", "", 0);
+    fill_constants(handle, request.constants);
     Dl_info info{};
     if (dladdr(reinterpret_cast<void*>(entry), &info)) g_status->so_base = reinterpret_cast<uintptr_t>(info.dli_fbase);
+    if (request.debug) {
+        kplay_emu_debug_launch = {request.geometry.grid, request.geometry.block};
+        kplay_emu_debug_kernel_loaded();
+    }
 
     install_fault_handlers(false);
+    BlockScheduler::enable_preemption(code_range_of(reinterpret_cast<void*>(entry)));
 
     // Everything that may reach the system on first use happens before the filter: malloc's arenas
-    // (glibc counts the CPUs, reading /sys, when it creates one past its limit) and each worker's share
-    // of the kernel's thread-local storage (its __shared__ arrays).
-    mallopt(M_ARENA_MAX, workers + 1);
+    // (glibc counts the CPUs, reading /sys, when it creates one past its limit), each worker's share
+    // of the kernel's thread-local storage (its __shared__ arrays) and its preemption timer.
+    mallopt(M_ARENA_MAX, std::min(workers, 64) + 1);
+    // A tracked launch allocates as it goes (the tracker's tables), and glibc reads
+    // /proc/sys/vm/overcommit_memory the first time it would give a thread arena's memory back: no trimming.
+    if (request.track) mallopt(M_TRIM_THRESHOLD, INT_MAX);
     const LaunchGeometry geometry = request.geometry;
     const uint64_t blocks = static_cast<uint64_t>(geometry.grid.x) * geometry.grid.y * geometry.grid.z;
     std::atomic<uint64_t> next_block{0};
@@ -219,6 +254,19 @@ void sanitizer_death() {
     events.fail = [](const std::string& kind, const std::string& message, const char* file, int line) { fail_and_exit(kind, message, file, line); };
     events.warn = add_warning;
     events.print = append_log;
+    // A cooperative launch runs every block at once, each on a worker of its own (workers == blocks).
+    std::unique_ptr<GridBarrier> grid;
+    if (request.cooperative)
+        grid = std::make_unique<GridBarrier>(blocks, [](const std::string& message, const char* file, int line) {
+            fail_and_exit("deadlock", message, file, line);
+        });
+    // A tracked launch: one worker (the caller asked for it), so the tracker needs no locks.
+    std::unique_ptr<AccessTracker> tracker;
+    if (request.track && !request.cooperative) {
+        tracker = std::make_unique<AccessTracker>(tracked_buffers(request), geometry.grid, geometry.block);
+        if (auto* flag = static_cast<volatile int*>(dlsym(handle, "kplay_emu_tracking")))
+            tracker->track_only(flag, request.who_wrote.empty() ? request.tracked_blocks : UINT32_MAX);
+    }
     std::vector<std::thread> threads;
     for (int w = 0; w < workers; ++w) {
         threads.emplace_back([&, w] {
@@ -226,18 +274,27 @@ void sanitizer_death() {
             EmulatedKernel kernel{entry, set_thread};
             void** args = const_cast<void**>(request.args.data());
             unsigned char* dynamic = request.dynamic_smem ? smem[static_cast<size_t>(w)].data() : nullptr;
-            BlockScheduler scheduler(kernel, args, geometry, request.order, request.seed, dynamic, request.dynamic_smem, events);
+            BlockScheduler scheduler(kernel, args, geometry, request.order, request.seed, dynamic, request.dynamic_smem, events, grid.get());
             free(malloc(64));       // this thread's malloc arena
             set_thread(nullptr);    // this thread's block of the kernel's thread-local storage
+            if (tracker) {
+                void* tls_block = nullptr;
+                if (dlinfo(handle, RTLD_DI_TLS_DATA, &tls_block) != 0) tls_block = nullptr;
+                tracker->set_shared_regions(tracked_shared(request, static_cast<unsigned char*>(tls_block), dynamic));
+                scheduler.track(tracker.get());
+            }
+            const std::string timer = start_preemption_timer(1000);
+            if (!timer.empty()) add_warning("a thread that spins on a volatile flag cannot be preempted here (" + timer + ")");
             ready.fetch_add(1);
             go.wait(0);
-            for (;;) {
-                const uint64_t b = next_block.fetch_add(1);
-                if (b >= blocks) break;
+            // A cooperative launch's worker runs its own block; the others take blocks from the counter.
+            uint64_t b = grid ? static_cast<uint64_t>(w) : next_block.fetch_add(1);
+            while (b < blocks) {
                 const kplay_emu_dim index{static_cast<unsigned>(b % geometry.grid.x),
                                           static_cast<unsigned>((b / geometry.grid.x) % geometry.grid.y),
                                           static_cast<unsigned>(b / (static_cast<uint64_t>(geometry.grid.x) * geometry.grid.y))};
                 scheduler.run_block(index);
+                b = grid ? blocks : next_block.fetch_add(1);
             }
         });
     }
@@ -251,6 +308,11 @@ void sanitizer_death() {
     go.notify_all();
     for (auto& thread : threads) thread.join();
     g_status->kernel_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (tracker) {
+        publish_races(*tracker, g_status->so_base, g_status->races);
+        publish_writers(*tracker, request, g_status->so_base, g_status->writers);
+        publish_sites(*tracker, g_status->so_base, g_status->sites);
+    }
     g_status->finished.store(1);
     _exit(0);
 }
@@ -269,6 +331,7 @@ void sanitizer_death() {
     auto entry = reinterpret_cast<void (*)(void**)>(dlsym(handle, request.entry_symbol.c_str()));
     auto bind = request.bind_symbol.empty() ? nullptr : reinterpret_cast<EmulatedCallBind>(dlsym(handle, request.bind_symbol.c_str()));
     if (!entry || (!request.bind_symbol.empty() && !bind)) fail_and_exit("load", request.who + " lacks kplay's entry points (a stale build?)", "", 0);
+    fill_constants(handle, request.constants);
     Dl_info info{};
     if (dladdr(reinterpret_cast<void*>(entry), &info)) g_status->so_base = reinterpret_cast<uintptr_t>(info.dli_fbase);
 
@@ -322,23 +385,23 @@ std::string explain_fault(const Subject& subject, const std::filesystem::path& s
     std::string at;
     const std::string where = source_line(shared_object, status.pc, status.so_base, result.file, result.line);
     if (!where.empty()) at = " at " + where;
-    auto code = [&](const char* cuda_code) { result.error_code = subject.kernel ? cuda_code : "KPLAY_REFERENCE_FAILED"; };
+    auto code = [&](ErrorCode cuda_code) { result.error_code = subject.kernel ? cuda_code : ErrorCode::reference_failed; };
     if (status.signal == SIGSYS) {
-        result.error_code = "KPLAY_SANDBOX";
+        result.error_code = ErrorCode::sandbox;
         const std::string path = bounded(status.syscall_path);
         const std::string target = path.empty() ? "" : " of '" + path + "'";
         return who + " made a system call the emulated device forbids (" + syscall_name(status.syscall) + target + ")" + at +
                "; the sandbox stopped it. " + (subject.kernel ? "An emulated kernel" : "A reference") + " may only compute into its buffers.";
     }
     if (status.signal == SIGFPE) {
-        code("CUDA_ERROR_LAUNCH_FAILED");
+        code(ErrorCode::cuda_launch_failed);
         return who + " divided an integer by zero" + at + (subject.kernel ? " (on a GPU the result is undefined; here it stops the kernel)" : "");
     }
     if (status.signal == SIGILL) {
-        code("CUDA_ERROR_ILLEGAL_INSTRUCTION");
+        code(ErrorCode::cuda_illegal_instruction);
         return who + " reached an illegal instruction" + at;
     }
-    code("CUDA_ERROR_ILLEGAL_ADDRESS");
+    code(ErrorCode::cuda_illegal_address);
     const std::string verb = status.is_write == 1 ? "wrote" : status.is_write == 0 ? "read" : "accessed";
     for (const BufferLabel& buffer : buffers) {
         const std::string hit = describe_guard_hit(buffer, status.address);
@@ -489,7 +552,7 @@ bool finished_cleanly(const ChildEnd& end, const SharedStatus& status, EmulatedL
 }
 
 // The launch process ended without saying why.
-void explain_silent_end(int wait_status, const std::string& code, EmulatedLaunchResult& result) {
+void explain_silent_end(int wait_status, ErrorCode code, EmulatedLaunchResult& result) {
     result.error_code = code;
     if (WIFSIGNALED(wait_status))
         result.error = std::string("The emulated launch process ended by signal ") + strsignal(WTERMSIG(wait_status)) + ".";
@@ -508,6 +571,16 @@ void read_failed_at(const std::string& failure, EmulatedLaunchResult& result) {
 
 }  // namespace
 
+extern "C" {
+__attribute__((used)) kplay_emu_debug_geometry kplay_emu_debug_launch{};
+__attribute__((noinline, used)) void kplay_emu_debug_launch_begins() {
+    asm volatile("" ::: "memory");  // kept, and not folded into its callers
+}
+__attribute__((noinline, used)) void kplay_emu_debug_kernel_loaded() {
+    asm volatile("" ::: "memory");
+}
+}
+
 int default_emulation_workers() {
     const unsigned cores = std::thread::hardware_concurrency();
     return cores == 0 ? 1 : static_cast<int>(cores);
@@ -515,7 +588,15 @@ int default_emulation_workers() {
 
 EmulatedLaunchResult run_emulated_launch(const EmulatedLaunchRequest& request) {
     EmulatedLaunchResult result;
-    const int workers = request.workers > 0 ? request.workers : default_emulation_workers();
+    int workers = request.track ? 1 : request.workers > 0 ? request.workers : default_emulation_workers();
+    if (request.cooperative) {
+        if (const std::string refusal = cooperative_launch_refusal(request.geometry.grid, request.geometry.block); !refusal.empty()) {
+            result.error_code = ErrorCode::cuda_cooperative_launch_too_large;
+            result.error = refusal;
+            return result;
+        }
+        workers = static_cast<int>(static_cast<uint64_t>(request.geometry.grid.x) * request.geometry.grid.y * request.geometry.grid.z);
+    }
     result.workers = workers;
     StatusMapping status;
     // Each worker's dynamic shared memory, guarded at its end like the buffers; made here so that the
@@ -531,25 +612,35 @@ EmulatedLaunchResult run_emulated_launch(const EmulatedLaunchRequest& request) {
 
     // Thorough mode: the sanitizers' reports land in this memory file.
     UniqueFd report(request.thorough ? memfd_create("kplay-sanitizer-report", MFD_CLOEXEC) : -1);
+    if (request.debug) kplay_emu_debug_launch_begins();
     const ChildEnd end = run_forked(status.get(), request.timeout_s, [&] { launch_process(request, smem, workers, report.get()); });
     collect_log(*status, result);
 
     if (end.timed_out) {
-        result.error_code = "KPLAY_TIMEOUT";
+        result.error_code = ErrorCode::timeout;
         char text[160];
-        std::snprintf(text, sizeof text, "Kernel did not finish within %.0f s on the emulated device and was stopped: an endless loop?",
+        std::snprintf(text, sizeof text, "Kernel did not finish within %.3g s on the emulated device and was stopped: an endless loop?",
                       request.timeout_s);
         result.error = text;
         return result;
     }
-    if (finished_cleanly(end, *status, result)) return result;
+    if (finished_cleanly(end, *status, result)) {
+        if (request.track && !request.cooperative) {
+            result.races = read_races(status->races, request);
+            result.races_dropped = status->races.dropped > 0;
+            result.writers = read_writers(status->writers, request);
+            result.writes = read_buffer_writes(status->writers, request);
+            result.line_access = read_line_access(status->sites, request);
+        }
+        return result;
+    }
     std::string kind = bounded(status->kind);
     if (kind.empty() && request.thorough) kind = "sanitizer";  // a report without the thread (the callback did not run)
     if (kind == "sanitizer") {
         std::string text(1 << 16, '\0');
         const ssize_t n = pread(report.get(), text.data(), text.size(), 0);
         text.resize(n > 0 ? static_cast<size_t>(n) : 0);
-        result.error_code = "KPLAY_SANITIZER";
+        result.error_code = ErrorCode::sanitizer;
         result.error = explain_sanitizer_report(*status, text, result);
     } else if (kind == "fault" || kind == "sandbox") {
         result.error = explain_fault({who_ran(*status), true}, request.shared_object, labels, *status, result);
@@ -557,13 +648,13 @@ EmulatedLaunchResult run_emulated_launch(const EmulatedLaunchRequest& request) {
         result.error = bounded(status->message);
         result.file = bounded(status->file);
         result.line = status->line;
-        result.error_code = kind == "deadlock" ? "KPLAY_DEADLOCK"
-                            : kind == "assert" ? "CUDA_ERROR_ASSERT"
-                            : kind == "trap"   ? "CUDA_ERROR_LAUNCH_FAILED"
-                                               : "KPLAY_EMULATION_FAILED";
+        result.error_code = kind == "deadlock" ? ErrorCode::deadlock
+                            : kind == "assert" ? ErrorCode::cuda_assert
+                            : kind == "trap"   ? ErrorCode::cuda_launch_failed
+                                               : ErrorCode::emulation_failed;
         if (kind == "deadlock") result.error = "Deadlock: " + result.error;
     } else {
-        explain_silent_end(end.wait_status, "KPLAY_EMULATION_FAILED", result);
+        explain_silent_end(end.wait_status, ErrorCode::emulation_failed, result);
     }
     return result;
 }
@@ -582,7 +673,7 @@ EmulatedLaunchResult run_emulated_call(const EmulatedCallRequest& request) {
     poll();  // the last value it reported
 
     if (end.timed_out) {
-        result.error_code = "KPLAY_TIMEOUT";
+        result.error_code = ErrorCode::timeout;
         char text[160];
         std::snprintf(text, sizeof text, "The host reference did not finish within %g s and was stopped: an endless loop?", request.timeout_s);
         result.error = text;
@@ -593,15 +684,15 @@ EmulatedLaunchResult run_emulated_call(const EmulatedCallRequest& request) {
     if (kind == "fault" || kind == "sandbox") {
         result.error = explain_fault({request.who, false}, request.shared_object, request.buffers, *status, result);
     } else if (kind == "abort") {
-        result.error_code = "KPLAY_REFERENCE_FAILED";
+        result.error_code = ErrorCode::reference_failed;
         const std::string failure = bounded(status->failure);
         result.error = request.who + " " + (failure.empty() ? "aborted (abort() was called)" : failure);
         read_failed_at(failure, result);
     } else if (!kind.empty()) {
-        result.error_code = "KPLAY_REFERENCE_FAILED";
+        result.error_code = ErrorCode::reference_failed;
         result.error = bounded(status->message);
     } else {
-        explain_silent_end(end.wait_status, "KPLAY_REFERENCE_FAILED", result);
+        explain_silent_end(end.wait_status, ErrorCode::reference_failed, result);
     }
     return result;
 }

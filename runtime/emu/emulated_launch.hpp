@@ -2,7 +2,8 @@
 //
 // The launch process loads the checked shared object, starts one worker per core, installs the
 // sandbox and runs the grid: workers take blocks from a shared counter, and a block runs to completion
-// on one worker (block_scheduler). Buffers live in shared guarded mappings made before the fork, so
+// on one worker (block_scheduler). A cooperative launch has a worker per block instead, all resident
+// together, so that every block can wait at the grid barrier. Buffers live in shared guarded mappings made before the fork, so
 // results need no copying back, and a fault, a deadlock, a trap or an endless loop ends only that
 // process. The caller gets a message in CUDA's terms: which thread of which block touched which
 // buffer, and at which line. A call runs one host function the same way (run_emulated_call).
@@ -14,10 +15,23 @@
 #include <string>
 #include <vector>
 
+#include "values/error_code.hpp"
 #include "emu/block_scheduler.hpp"
 #include "emu/guarded_memory.hpp"
+#include "emu/shared_object_check.hpp"
+#include "values/race_report.hpp"
+#include "values/who_wrote.hpp"
+#include "values/line_access.hpp"
 
 namespace kplay {
+
+// A `__constant__` array's content, copied in by the launch process before the kernel (or the
+// reference) runs, through the object's accessor (emu_source.hpp's constant_accessors).
+struct ConstantFill {
+    std::string accessor;  // its symbol
+    std::string name;      // the array's, for a message
+    std::vector<unsigned char> bytes;
+};
 
 struct EmulatedLaunchRequest {
     std::filesystem::path shared_object;
@@ -32,12 +46,23 @@ struct EmulatedLaunchRequest {
     double timeout_s = 10;    // then the launch is stopped and reported as a probable endless loop
     bool sandbox = true;      // tests turn this off to prove the symbol check on its own
     bool thorough = false;    // an ASan/UBSan build: their reports are captured and tagged with the thread
+    bool cooperative = false; // every block resident at once (a worker each), so this_grid().sync() works
+    bool debug = false;       // kplay_emu_debug_launch_begins() is called before the fork (a debugger follows it)
+    std::vector<ConstantFill> constants;
+    // A tracked build (kplay_emu_track.h): its accesses are checked for races on one worker.
+    bool track = false;
+    std::vector<SharedArraySymbol> shared_arrays;  // the object's __shared__ arrays, to name them
+    std::string runtime_headers;                   // the prelude's folder: a race's line is the user's
+    std::vector<ElementRef> who_wrote;             // elements whose last writer the result names
+    // Blocks tracked (the first ones); the rest run untracked, at nearly full speed. Who wrote an element
+    // asked for needs them all.
+    uint32_t tracked_blocks = 16;
 };
 
 struct EmulatedLaunchResult {
     bool ok = false;
     std::string error;       // for the user
-    std::string error_code;  // CUDA's name where one fits (CUDA_ERROR_ILLEGAL_ADDRESS, ...), else KPLAY_...
+    ErrorCode error_code = ErrorCode::none;  // CUDA's code where one fits (cuda_illegal_address, ...), else kplay's
     std::string file;        // where it happened, when known
     int line = 0;
     double kernel_ms = 0;    // wall time of the grid (or the call) in the launch process
@@ -45,6 +70,11 @@ struct EmulatedLaunchResult {
     std::vector<std::string> printf_lines;
     size_t printf_dropped = 0;
     std::vector<std::string> warnings;
+    std::vector<Race> races;  // a tracked launch's (the kernel field left empty)
+    bool races_dropped = false;  // more pairs of lines raced than a launch reports
+    std::vector<ElementWriter> writers;  // for request.who_wrote, in order (index_story left empty)
+    std::vector<BufferWrites> writes;    // each buffer's, in request.buffers' order
+    LineAccessProfile line_access;        // a tracked launch's memory requests per source line (its first blocks)
 };
 
 EmulatedLaunchResult run_emulated_launch(const EmulatedLaunchRequest& request);
@@ -67,9 +97,25 @@ struct EmulatedCallRequest {
     bool sandbox = true;                            // tests turn this off to prove the symbol check on its own
     std::function<void(double fraction)> progress;  // called from the waiting loop when the fraction moved
     std::string who = "the reference";              // how messages name the code that ran
+    std::vector<ConstantFill> constants;            // the reference's arrays of the kernel's __constant__ names
 };
 
 EmulatedLaunchResult run_emulated_call(const EmulatedCallRequest& request);
+
+// A debug launch (EmulatedLaunchRequest::debug) meets a debugger at two functions that do nothing,
+// called then and otherwise never. kplay_emu_debug_launch_begins: just before the fork of its launch
+// process; a debugger that breaks there and then follows the fork debugs that launch, and none of the
+// run's other processes (the host compiler, a reference's call). kplay_emu_debug_kernel_loaded: in the
+// launch process, once the kernel's object is loaded and kplay_emu_debug_launch holds the launch's
+// grid and block, before any CUDA thread runs: the moment to set breakpoints in the kernel's lines.
+extern "C" {
+struct kplay_emu_debug_geometry {
+    kplay_emu_dim grid, block;
+};
+extern kplay_emu_debug_geometry kplay_emu_debug_launch;
+void kplay_emu_debug_launch_begins();
+void kplay_emu_debug_kernel_loaded();
+}
 
 // Worker threads used when the request says 0.
 int default_emulation_workers();

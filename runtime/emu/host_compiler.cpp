@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 
@@ -11,7 +12,7 @@
 #include "emu/sanitizer_runtime.hpp"
 #include "base/subprocess.hpp"
 #include "base/error.hpp"
-#include "spec/source_scan.hpp"
+#include "kernel_file/source_scan.hpp"
 
 namespace kplay {
 
@@ -28,6 +29,15 @@ const std::vector<std::string>& base_flags() {
         "-std=c++17", "-O2", "-g1", "-gdwarf-4", "-fPIC", "-shared", "-nostdlib", "-fvisibility=hidden", "-fno-exceptions",
         "-fno-rtti", "-fno-math-errno", "-fno-delete-null-pointer-checks", "-fno-stack-protector", "-fno-plt", "-w", "-x", "c++"};
     return flags;
+}
+
+// A tracked build: the compiler's ThreadSanitizer instrumentation without its runtime. kplay_emu_track.h
+// defines the calls it inserts; function entries and exits are not needed, volatile accesses are told apart
+// (a warp-synchronous idiom's explanation depends on them).
+std::vector<std::string> track_flags(const std::string& compiler) {
+    if (compiler.find("clang") != std::string::npos)
+        return {"-fsanitize=thread", "-mllvm", "-tsan-instrument-func-entry-exit=0", "-mllvm", "-tsan-distinguish-volatile=1", "-DKPLAY_EMU_TRACK"};
+    return {"-fsanitize=thread", "--param=tsan-instrument-func-entry-exit=0", "--param=tsan-distinguish-volatile=1", "-DKPLAY_EMU_TRACK"};
 }
 
 }  // namespace
@@ -60,7 +70,13 @@ HostBuildResult build_with_host_compiler(const HostBuildRequest& request) {
     job.text = request.source.text;
     job.source_path = request.source_path;
     job.flags = base_flags();
+    if (request.debug) {  // the flags are part of the cache key: a debug build has an object of its own
+        std::replace(job.flags.begin(), job.flags.end(), std::string("-O2"), std::string("-O0"));
+        std::replace(job.flags.begin(), job.flags.end(), std::string("-g1"), std::string("-g"));
+    }
     if (request.sanitize) job.flags.insert(job.flags.end(), sanitizer_build_flags().begin(), sanitizer_build_flags().end());
+    if (request.track)
+        for (auto& flag : track_flags(host_compiler().path)) job.flags.push_back(std::move(flag));
     for (const auto& [name, value] : request.defines) job.flags.push_back("-D" + name + (value.empty() ? "" : "=" + value));
     job.include_dirs = {request.emu_include_dir.string()};
     job.include_dirs.insert(job.include_dirs.end(), request.include_dirs.begin(), request.include_dirs.end());

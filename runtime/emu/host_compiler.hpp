@@ -33,6 +33,8 @@ struct HostBuildRequest {
     std::filesystem::path emu_include_dir;  // holds kplay_emu_prelude.h and the stand-in headers
     std::filesystem::path cache_dir;        // empty: a temporary folder
     bool sanitize = false;                  // thorough mode: AddressSanitizer and UBSan
+    bool track = false;                     // every load and store reported (kplay_emu_track.h)
+    bool debug = false;                     // for a debugger: -O0 -g (every local kept, a line per statement)
 };
 
 struct HostBuildResult {

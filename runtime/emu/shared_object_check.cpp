@@ -92,6 +92,35 @@ SharedObjectSymbols read_shared_object_symbols(const std::filesystem::path& path
     return symbols;
 }
 
+std::vector<SharedArraySymbol> read_shared_arrays(const std::filesystem::path& path) {
+    std::string bytes;
+    if (!read_whole_file(path, bytes)) throw InputError("Cannot read the emulated kernel " + path.string() + ".");
+    Elf64_Ehdr header;
+    if (!read_at(bytes, 0, header) || std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0) throw InputError(path.string() + " is not an ELF file.");
+    std::vector<SharedArraySymbol> arrays;
+    for (size_t i = 0; i < header.e_shnum; ++i) {
+        Elf64_Shdr section, strings;
+        if (!read_at(bytes, header.e_shoff + i * sizeof(Elf64_Shdr), section) || section.sh_type != SHT_SYMTAB) continue;
+        if (!read_at(bytes, header.e_shoff + section.sh_link * sizeof(Elf64_Shdr), strings)) continue;
+        for (size_t offset = sizeof(Elf64_Sym); offset + sizeof(Elf64_Sym) <= section.sh_size; offset += sizeof(Elf64_Sym)) {
+            Elf64_Sym symbol;
+            if (!read_at(bytes, section.sh_offset + offset, symbol) || ELF64_ST_TYPE(symbol.st_info) != STT_TLS || symbol.st_size == 0 ||
+                symbol.st_name >= strings.sh_size)
+                continue;
+            const char* raw = bytes.data() + strings.sh_offset + symbol.st_name;
+            std::string name(raw, strnlen(raw, strings.sh_size - symbol.st_name));
+            int status = 0;
+            std::unique_ptr<char, void (*)(void*)> demangled(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free);
+            if (status == 0 && demangled) name = demangled.get();
+            if (name.rfind("kplay_emu::", 0) == 0) continue;  // the prelude's own (the running thread)
+            // "reduce(float const*, float*, int)::partial" -> "partial"
+            if (const size_t colon = name.rfind("::"); colon != std::string::npos) name = name.substr(colon + 2);
+            arrays.push_back({name, symbol.st_value, symbol.st_size});
+        }
+    }
+    return arrays;
+}
+
 namespace {
 
 // C functions a hosted reference may reach: memory, the few pure helpers of <cstdlib> and <cstring>
@@ -125,10 +154,13 @@ bool is_reference_library_name(const std::string& name) {
 bool symbol_allowed_for_kernels(const std::string& name) {
     // Memory primitives the compiler itself emits, TLS access, and libm functions without side effects.
     static const std::set<std::string> allowed = [] {
-        std::set<std::string> names = {"__tls_get_addr", "memcpy", "memmove", "memset", "memcmp", "sincos", "sincosf"};
-        for (const char* base : {"sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin",
-                                 "acos", "atan", "sinh", "cosh", "tanh", "erf", "fabs", "floor", "ceil", "round", "trunc", "rint",
-                                 "pow", "atan2", "fmod", "fmin", "fmax", "hypot", "copysign", "fma"}) {
+        // lgamma_r, not lgamma: lgamma writes the global signgam.
+        std::set<std::string> names = {"__tls_get_addr", "memcpy", "memmove", "memset", "memcmp", "sincos", "sincosf", "lgamma_r", "lgammaf_r"};
+        for (const char* base : {"sqrt", "cbrt", "exp", "exp2", "exp10", "expm1", "log", "log2", "log10", "log1p", "logb", "ilogb", "sin", "cos",
+                                 "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "tgamma",
+                                 "j0", "j1", "jn", "y0", "y1", "yn", "fabs", "floor", "ceil", "round", "trunc", "rint", "nearbyint", "lround",
+                                 "llround", "lrint", "llrint", "pow", "atan2", "fmod", "remainder", "remquo", "fmin", "fmax", "fdim", "hypot",
+                                 "copysign", "nextafter", "fma", "frexp", "ldexp", "modf", "scalbn", "scalbln"}) {
             names.insert(base);
             names.insert(std::string(base) + "f");
         }

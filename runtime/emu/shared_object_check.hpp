@@ -7,6 +7,7 @@
 // run before the sandbox is in place, or in kplay's own process when it reads the parameter table.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -22,6 +23,15 @@ struct SharedObjectSymbols {
 
 // Throws InputError when the file is not a 64-bit ELF shared object.
 SharedObjectSymbols read_shared_object_symbols(const std::filesystem::path& path);
+
+// A __shared__ array of an emulated kernel: a static thread_local of the shared object (the prelude's
+// __shared__), at `offset` in the object's thread-local block.
+struct SharedArraySymbol {
+    std::string name;  // as the kernel names it
+    uint64_t offset = 0, bytes = 0;
+};
+// Read from the object's symbol table (-g1 keeps it); the prelude's own thread-locals are left out.
+std::vector<SharedArraySymbol> read_shared_arrays(const std::filesystem::path& path);
 
 bool symbol_allowed_for_kernels(const std::string& name);
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "client/run_report.hpp"
+#include "values/run_report.hpp"
 #include "inspect/listing.hpp"
 #include "inspect/occupancy_estimate.hpp"
 #include "inspect/ptxas_report.hpp"

@@ -13,69 +13,17 @@
 #include <string_view>
 
 #include "base/text.hpp"
+#include "inspect/csv_rows.hpp"
 
 namespace kplay {
 
 namespace {
 
-using Row = std::vector<std::string>;
+using Row = detail::CsvRow;
+using detail::csv_rows;
 
 
 bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
-
-// One CSV record; false while a quoted field is still open at the end (it continues on the next line).
-bool split_csv(std::string_view record, Row& fields) {
-    fields.clear();
-    std::string field;
-    bool quoted = false, was_quoted = false;
-    for (size_t i = 0; i < record.size(); ++i) {
-        const char c = record[i];
-        if (quoted) {
-            if (c == '"' && i + 1 < record.size() && record[i + 1] == '"') {
-                field += '"';
-                ++i;
-            } else if (c == '"') {
-                quoted = false;
-            } else {
-                field += c;
-            }
-        } else if (c == '"' && !was_quoted && field.empty()) {
-            quoted = was_quoted = true;
-        } else if (c == ',') {
-            fields.push_back(std::move(field));
-            field.clear();
-            was_quoted = false;
-        } else {
-            field += c;
-        }
-    }
-    if (quoted) return false;
-    fields.push_back(std::move(field));
-    return true;
-}
-
-// The CSV rows of a mixed stream: lines that start with a quote, joined while a quoted field runs on.
-std::vector<Row> csv_rows(std::string_view text) {
-    constexpr int kMaxContinuation = 64;  // a program line with a stray quote must not swallow the rest
-    const std::vector<std::string_view> lines = split_lines(text);
-    std::vector<Row> rows;
-    Row fields;
-    for (size_t i = 0; i < lines.size(); ++i) {
-        if (!lines[i].starts_with("\"")) continue;
-        std::string record(lines[i]);
-        size_t last = i;
-        bool complete = split_csv(record, fields);
-        while (!complete && last + 1 < lines.size() && static_cast<int>(last - i) < kMaxContinuation) {
-            record += '\n';
-            record += lines[++last];
-            complete = split_csv(record, fields);
-        }
-        if (!complete) continue;  // truncated: an unclosed quote
-        rows.push_back(fields);
-        i = last;
-    }
-    return rows;
-}
 
 int column(const Row& header, std::string_view name) {
     for (size_t i = 0; i < header.size(); ++i)
@@ -220,55 +168,6 @@ std::optional<ProfileSummary> parse_ncu_details_csv(const std::string& text, std
     }
     if (!any) return fail(error, "the Nsight Compute table has a header but no rows");
     return summary;
-}
-
-void add_stalls_from_raw_csv(ProfileSummary& summary, const std::string& raw_csv) {
-    constexpr std::string_view kPrefix = "smsp__average_warps_issue_stalled_";
-    constexpr std::string_view kSuffix = "_per_issue_active.ratio";
-    const std::vector<Row> rows = csv_rows(raw_csv);
-    size_t header_at = rows.size();
-    for (size_t i = 0; i < rows.size(); ++i) {
-        if (field(rows[i], 0) == "ID" && column(rows[i], "Kernel Name") >= 0) {
-            header_at = i;
-            break;
-        }
-    }
-    if (header_at == rows.size()) return;
-    const Row& header = rows[header_at];
-    const bool has_stalls = std::any_of(header.begin(), header.end(), [&](const std::string& name) {
-        return name.starts_with(kPrefix);
-    });
-    if (!has_stalls) return;
-    const int kernel = column(header, "Kernel Name");
-    // The units row under the header has an empty ID; kernels' rows do not.
-    const Row* chosen = nullptr;
-    for (size_t i = header_at + 1; i < rows.size(); ++i) {
-        const Row& row = rows[i];
-        if (field(row, 0).empty()) continue;
-        if (!chosen) chosen = &row;
-        if (!summary.kernel.empty() && field(row, kernel) == summary.kernel) {
-            chosen = &row;
-            break;
-        }
-    }
-    if (!chosen) return;
-    std::vector<StallReason> stalls;
-    for (size_t i = 0; i < header.size(); ++i) {
-        const std::string_view metric = header[i];
-        if (!metric.starts_with(kPrefix) || metric.size() <= kPrefix.size() + kSuffix.size() ||
-            metric.substr(metric.size() - kSuffix.size()) != kSuffix)
-            continue;
-        std::string reason(metric.substr(kPrefix.size(), metric.size() - kPrefix.size() - kSuffix.size()));
-        if (reason == "selected") continue;
-        const auto cycles = number(field(*chosen, static_cast<int>(i)));
-        if (!cycles || *cycles <= 0) continue;
-        std::replace(reason.begin(), reason.end(), '_', ' ');
-        stalls.push_back({reason, *cycles});
-    }
-    std::stable_sort(stalls.begin(), stalls.end(),
-                     [](const StallReason& a, const StallReason& b) { return a.cycles_per_issue > b.cycles_per_issue; });
-    if (stalls.size() > 3) stalls.resize(3);
-    summary.top_stalls = std::move(stalls);
 }
 
 std::string explain_ncu_failure(const std::string& output, int exit_code) {

@@ -17,7 +17,7 @@ struct ProfileSummary {
     double duration_ns = -1, sm_throughput_pct = -1, memory_throughput_pct = -1, dram_throughput_pct = -1;
     double achieved_occupancy_pct = -1, theoretical_occupancy_pct = -1, l1_hit_pct = -1, l2_hit_pct = -1;
     int registers_per_thread = -1;
-    std::vector<StallReason> top_stalls;   // at most 3, largest first (from the raw page, add_stalls_from_raw_csv)
+    std::vector<StallReason> top_stalls;   // at most 3, largest first (profiler.hpp: add_stalls_from_details)
     std::vector<std::string> advice;       // the rule descriptions of type OPT, in order
     // The Occupancy and Launch Statistics sections (-1 when absent), to compare with estimate_occupancy:
     int block_limit_registers = -1, block_limit_smem = -1, block_limit_warps = -1, block_limit_sm = -1;
@@ -31,11 +31,6 @@ struct ProfileSummary {
 // use thousands separators ("3,712"). Nothing for an empty or unreadable table (error says why). With
 // several kernels in the table, the first one's rows are read.
 std::optional<ProfileSummary> parse_ncu_details_csv(const std::string& text, std::string* error = nullptr);
-
-// --page raw with smsp__average_warps_issue_stalled_*_per_issue_active.ratio metrics: fills top_stalls
-// (the row of summary.kernel when there are several). "selected" is left out: it is the cycle a warp
-// issues, not a stall. An unreadable table leaves the summary as it was.
-void add_stalls_from_raw_csv(ProfileSummary& summary, const std::string& raw_csv);
 
 // Plain words for a failed ncu run: ERR_NVGPUCTRPERM (no permission for performance counters: what the
 // admin must set, NVreg_RestrictProfilingToAdminUsers=0, or run as root), no kernel matched, ncu missing.

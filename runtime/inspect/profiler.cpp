@@ -27,21 +27,31 @@ const std::vector<std::string>& default_profile_sections() {
     return sections;
 }
 
-std::vector<std::string> ncu_command(const fs::path& ncu, const fs::path& cli, const RunRequest& request, const RunReport& ran,
-                                     const std::vector<std::string>& sections, const fs::path& csv_path) {
-    std::vector<std::string> command{ncu.string(), "--target-processes", "all", "--clock-control", "none", "--launch-count", "1"};
-    if (!ran.lowered_name.empty()) {
-        command.insert(command.end(), {"--kernel-name-base", "mangled", "--kernel-name", "regex:^" + ran.lowered_name + "$"});
-    }
-    for (const auto& section : sections) command.insert(command.end(), {"--section", section});
-    command.insert(command.end(), {"--metrics", "regex:" + std::string(kStallPrefix) + ".*" + "_per_issue_active\\.ratio"});
-    command.insert(command.end(), {"--csv", "--page", "details", "--log-file", csv_path.string(), cli.string()});
+std::vector<std::string> ncu_kernel_filter(const RunReport& ran) {
+    std::vector<std::string> arguments{"--target-processes", "all", "--clock-control", "none", "--launch-count", "1"};
+    if (!ran.lowered_name.empty()) arguments.insert(arguments.end(), {"--kernel-name-base", "mangled", "--kernel-name", "regex:^" + ran.lowered_name + "$"});
+    return arguments;
+}
+
+std::vector<std::string> profiled_run_arguments(const fs::path& cli, const RunRequest& request, const RunReport& ran) {
+    std::vector<std::string> arguments{cli.string()};
     RunRequest rerun = request;
     if (!ran.sizes.empty()) rerun.inputs.size = ran.sizes;
-    for (auto& argument : rerun_arguments(rerun)) command.push_back(std::move(argument));
-    for (const char* argument : {"--no-test-sizes", "--timeout", "120"}) command.emplace_back(argument);
-    if (request.emulate) command.insert(command.end(), {"--device", "cpu"});
-    else command.insert(command.end(), {"--device", std::to_string(request.device)});
+    for (auto& argument : rerun_arguments(rerun)) arguments.push_back(std::move(argument));
+    for (const char* argument : {"--no-test-sizes", "--timeout", "120"}) arguments.emplace_back(argument);
+    if (request.emulate) arguments.insert(arguments.end(), {"--device", "cpu"});
+    else arguments.insert(arguments.end(), {"--device", std::to_string(request.device)});
+    return arguments;
+}
+
+std::vector<std::string> ncu_command(const fs::path& ncu, const fs::path& cli, const RunRequest& request, const RunReport& ran,
+                                     const std::vector<std::string>& sections, const fs::path& csv_path) {
+    std::vector<std::string> command{ncu.string()};
+    for (auto& argument : ncu_kernel_filter(ran)) command.push_back(std::move(argument));
+    for (const auto& section : sections) command.insert(command.end(), {"--section", section});
+    command.insert(command.end(), {"--metrics", "regex:" + std::string(kStallPrefix) + ".*" + "_per_issue_active\\.ratio"});
+    command.insert(command.end(), {"--csv", "--page", "details", "--log-file", csv_path.string()});
+    for (auto& argument : profiled_run_arguments(cli, request, ran)) command.push_back(std::move(argument));
     return command;
 }
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "client/run_report.hpp"
-#include "client/run_request.hpp"
+#include "values/run_report.hpp"
+#include "values/run_request.hpp"
 #include "inspect/ncu_report.hpp"
 
 namespace kplay {
@@ -21,6 +21,11 @@ struct ProfileOutcome {
     std::string problem;  // why there is no summary, in plain words
     double seconds = 0;
 };
+
+// ncu's options that pick the kernel (by its mangled name) once, clocks as they are; and the kplay-cli
+// run that launches it (the same request at the size that ran), which follows them.
+std::vector<std::string> ncu_kernel_filter(const RunReport& ran);
+std::vector<std::string> profiled_run_arguments(const std::filesystem::path& cli, const RunRequest& request, const RunReport& ran);
 
 // The ncu command line: the kernel (matched by its mangled name) once, clocks as they are
 // (--clock-control none), the sections and the stall metrics, CSV into `csv_path`.

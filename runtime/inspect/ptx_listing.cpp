@@ -232,27 +232,4 @@ Listing parse_ptx(const std::string& ptx, const std::string& kernel_file) {
     return listing;
 }
 
-std::vector<std::string> ptx_entry_names(const std::string& ptx) {
-    std::vector<std::string> names;
-    for (const auto line : split_lines(ptx)) {
-        const auto code = code_of(line);
-        size_t at = code.find(".entry");
-        while (at != std::string_view::npos) {
-            const bool starts = at == 0 || code[at - 1] == ' ' || code[at - 1] == '\t';
-            const size_t after = at + 6;
-            if (starts && after < code.size() && (code[after] == ' ' || code[after] == '\t')) break;
-            at = code.find(".entry", at + 1);
-        }
-        if (at == std::string_view::npos) continue;
-        auto rest = code.substr(at + 6);
-        const auto first = rest.find_first_not_of(" \t");
-        if (first == std::string_view::npos) continue;
-        rest = rest.substr(first);
-        const auto end = rest.find_first_of(" \t(");
-        const auto name = rest.substr(0, end);
-        if (!name.empty()) names.emplace_back(name);
-    }
-    return names;
-}
-
 }  // namespace kplay

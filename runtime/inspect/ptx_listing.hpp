@@ -29,7 +29,4 @@ namespace kplay {
 // labels ($L__BB0_3:), braces, the entry's parameter list and blank lines are not instructions.
 Listing parse_ptx(const std::string& ptx, const std::string& kernel_file);
 
-// The .entry names (mangled), in module order; comments (`// .globl NAME`) do not count.
-std::vector<std::string> ptx_entry_names(const std::string& ptx);
-
 }  // namespace kplay

@@ -16,77 +16,28 @@
 #include <string_view>
 #include <vector>
 
+#include "base/enum_names.hpp"
 #include "base/text.hpp"
+#include "inspect/sanitizer_text.hpp"
 
 namespace kplay {
 
 namespace {
 
-constexpr std::string_view kBar = "=========";
+using namespace detail;
 
-
-// Leading digits, with thousands separators when `separators`; false when none or over `limit`.
-bool read_number(std::string_view& text, int64_t& value, int64_t limit = INT64_MAX / 16, bool separators = true) {
-    int64_t number = 0;
-    size_t i = 0;
-    bool any = false;
-    for (; i < text.size(); ++i) {
-        const char c = text[i];
-        if (separators && c == ',' && any && i + 1 < text.size() && text[i + 1] >= '0' && text[i + 1] <= '9') continue;
-        if (c < '0' || c > '9') break;
-        number = number * 10 + (c - '0');
-        any = true;
-        if (number > limit) return false;
-    }
-    if (!any) return false;
-    value = number;
-    text.remove_prefix(i);
-    return true;
-}
-
-// Plain digits: in "(96,0,0)" the comma separates values.
-bool read_int(std::string_view& text, int& value) {
-    int64_t number = 0;
-    if (!read_number(text, number, INT32_MAX, false)) return false;
-    value = static_cast<int>(number);
-    return true;
-}
-
-void skip_spaces(std::string_view& text) {
-    while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
-}
-
-bool eat(std::string_view& text, std::string_view prefix) {
-    if (!text.starts_with(prefix)) return false;
-    text.remove_prefix(prefix.size());
-    return true;
-}
-
-// "(96,0,0)" or "[85,0,0]" at the start of text.
-bool read_triple(std::string_view& text, char open, char close, std::array<int, 3>& out) {
-    std::string_view rest = text;
-    if (!eat(rest, std::string_view(&open, 1))) return false;
-    std::array<int, 3> values{};
-    for (size_t i = 0; i < 3; ++i) {
-        skip_spaces(rest);
-        if (!read_int(rest, values[i])) return false;
-        skip_spaces(rest);
-        if (!eat(rest, i < 2 ? std::string_view(",") : std::string_view(&close, 1))) return false;
-    }
-    out = values;
-    text = rest;
-    return true;
-}
+constexpr std::string_view kBar = kSanitizerBar;
 
 // "Invalid __global__ write of size 1 bytes": the memory space, the access and its size.
 void read_kind(SanitizerFinding& finding) {
     std::string_view kind = finding.kind;
-    if (eat(kind, "Invalid __")) {
+    if (eat(kind, "Invalid __") || eat(kind, "Uninitialized __")) {
         const size_t space_end = kind.find("__");
         if (space_end != std::string_view::npos) {
             finding.space = std::string(kind.substr(0, space_end));
             kind.remove_prefix(space_end + 2);
             skip_spaces(kind);
+            eat(kind, "memory ");  // initcheck: "Uninitialized __global__ memory read of size 4 bytes"
             const std::string_view word = kind.substr(0, kind.find(' '));
             if (word == "read" || word == "write" || word == "atomic") finding.access = std::string(word);
         }
@@ -98,46 +49,11 @@ void read_kind(SanitizerFinding& finding) {
     }
 }
 
-// "oob_write(...)+0x120 in 01_out_of_bounds_write.cu:12", "__assertfail+0x19a0", or the older
-// "0x120 in /path/file.cu:12:oob_write(...)".
 void read_location(std::string_view at, SanitizerFinding& finding) {
-    const auto split_file_line = [&](std::string_view where) {
-        const size_t colon = where.rfind(':');
-        std::string_view digits = colon == std::string_view::npos ? std::string_view{} : where.substr(colon + 1);
-        int line = 0;
-        if (!digits.empty() && read_int(digits, line) && digits.empty()) {
-            finding.file = std::string(where.substr(0, colon));
-            finding.line = line;
-        } else {
-            finding.file = std::string(where);
-        }
-    };
-    if (at.starts_with("0x")) {
-        const size_t in = at.find(" in ");
-        if (in == std::string_view::npos) return;
-        std::string_view rest = at.substr(in + 4);
-        // The function follows the line number: FILE:LINE:FUNCTION.
-        size_t search = 0;
-        while ((search = rest.find(':', search)) != std::string_view::npos) {
-            std::string_view digits = rest.substr(search + 1);
-            int line = 0;
-            if (read_int(digits, line) && digits.starts_with(":")) {
-                finding.file = std::string(rest.substr(0, search));
-                finding.line = line;
-                finding.function = std::string(digits.substr(1));
-                return;
-            }
-            ++search;
-        }
-        finding.file = std::string(rest);
-        return;
-    }
-    const size_t in = at.rfind(" in ");
-    std::string_view function = in == std::string_view::npos ? at : at.substr(0, in);
-    const size_t offset = function.rfind("+0x");
-    if (offset != std::string_view::npos) function = function.substr(0, offset);
-    finding.function = trim(function);
-    if (in != std::string_view::npos) split_file_line(trim(at.substr(in + 4)));
+    detail::CodeLocation location = detail::read_code_location(at);
+    finding.function = std::move(location.function);
+    finding.file = std::move(location.file);
+    finding.line = location.line;
 }
 
 // "and is 16,947,086,945 bytes after the nearest allocation at 0x... of size 512 bytes" or
@@ -227,14 +143,45 @@ std::string human_bytes(int64_t bytes) {
     return short_number(value) + " " + kUnits[unit];
 }
 
-std::string triple_text(const std::array<int, 3>& values) {
-    return "(" + std::to_string(values[0]) + "," + std::to_string(values[1]) + "," + std::to_string(values[2]) + ")";
+
+constexpr EnumNames<SanitizerTool, 4> kToolNames{{{SanitizerTool::memcheck, "memcheck"},
+                                                 {SanitizerTool::racecheck, "racecheck"},
+                                                 {SanitizerTool::synccheck, "synccheck"},
+                                                 {SanitizerTool::initcheck, "initcheck"}}};
+
+// racecheck's own records ("Error: Potential RAW hazard ...", "Warning: Race reported ...") are read by
+// race_report; here they are neither tool errors nor findings.
+bool is_race_record(std::string_view top) {
+    return top.find("hazard detected at __") != std::string_view::npos || top.find("Race reported between") != std::string_view::npos ||
+           top.starts_with("RACECHECK SUMMARY");
 }
 
 }  // namespace
 
-SanitizerReport parse_sanitizer_output(const std::string& text) {
+std::string_view name_of(SanitizerTool tool) { return enum_name(kToolNames, tool); }
+std::optional<SanitizerTool> parse_sanitizer_tool(std::string_view name) { return enum_value(kToolNames, name); }
+std::string sanitizer_tool_names() { return enum_name_list(kToolNames); }
+
+bool is_known_finding(const SanitizerFinding& finding, SanitizerTool tool) {
+    const std::string_view kind = finding.kind;
+    switch (tool) {
+        case SanitizerTool::memcheck: return kind.starts_with("Invalid __") || kind.find("trap") != std::string_view::npos ||
+                                             kind.starts_with("Misaligned") || kind.starts_with("Out-of-range") || kind.starts_with("Malloc/Free");
+        case SanitizerTool::synccheck: return kind.starts_with("Barrier error detected");
+        case SanitizerTool::initcheck: return kind.starts_with("Uninitialized __");
+        case SanitizerTool::racecheck: return false;  // racecheck's records are not findings
+    }
+    return false;
+}
+
+SanitizerReport parse_sanitizer_output(const std::string& text, SanitizerTool tool) {
     SanitizerReport report;
+    report.tool = tool;
+    if (tool == SanitizerTool::racecheck) {
+        report.races = parse_racecheck_output(text);
+        if (report.races.errors >= 0) report.error_count = static_cast<int>(report.races.errors + report.races.warnings);
+        else if (report.races.displayed >= 0) report.error_count = static_cast<int>(report.races.displayed);
+    }
     std::vector<std::string> tool_errors;
     bool in_first = false;
     for (std::string_view line : split_lines(text)) {
@@ -256,6 +203,7 @@ SanitizerReport parse_sanitizer_output(const std::string& text) {
         }
         in_first = false;
         std::string_view top = body;
+        if (tool == SanitizerTool::racecheck && is_race_record(top)) continue;
         if (eat(top, "ERROR SUMMARY: ")) {
             // The second summary line ("N errors were not printed") is not the count.
             int64_t count = 0;
@@ -285,7 +233,9 @@ std::string describe_finding(const SanitizerFinding& finding) {
     if (finding.access == "write") text += " wrote " + size;
     else if (finding.access == "read") text += " read " + size;
     else if (finding.access == "atomic") text += " did a " + std::to_string(finding.access_size) + "-byte atomic";
+    else if (std::string_view kind = finding.kind; eat(kind, "Barrier error detected.")) text += " reached a barrier wrongly (" + trim(kind) + ")";
     else text += ": " + (finding.kind.empty() ? std::string("an error") : finding.kind);
+    if (finding.kind.starts_with("Uninitialized __")) text += " of " + finding.space + " memory that nothing had written";
 
     if (finding.problem == "is out of bounds") text += " out of bounds";
     else if (finding.problem == "is misaligned") text += " at a misaligned address";

@@ -1,12 +1,24 @@
-// compute-sanitizer memcheck's text output: the error count, the first finding, a device assertion.
+// compute-sanitizer's text output: the error count, the first finding, a device assertion; and for
+// racecheck its hazards and races (race_report.hpp).
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+
+#include "inspect/race_report.hpp"
 
 namespace kplay {
+
+// The sanitizer's tools: memcheck (out-of-bounds and misaligned accesses), racecheck (shared-memory
+// hazards between threads of a block), synccheck (barriers used wrongly), initcheck (reads of memory
+// nothing wrote).
+enum class SanitizerTool { memcheck, racecheck, synccheck, initcheck };
+std::string_view name_of(SanitizerTool tool);  // "memcheck", ...: the word `--tool` takes
+std::optional<SanitizerTool> parse_sanitizer_tool(std::string_view name);
+std::string sanitizer_tool_names();            // "memcheck, racecheck, synccheck, initcheck"
 
 struct SanitizerFinding {
     std::string kind;                // "Invalid __global__ write of size 1 bytes", "Trace/breakpoint trap", ...
@@ -34,15 +46,25 @@ struct DeviceAssertion {             // printed by the device: "FILE:13: void f(
 };
 
 struct SanitizerReport {
-    int error_count = -1;                          // from "ERROR SUMMARY: N errors"; -1 when absent
+    SanitizerTool tool = SanitizerTool::memcheck;
+    int error_count = -1;                          // from "ERROR SUMMARY: N errors" (racecheck: its summary's
+                                                   // errors and warnings); -1 when absent
     std::optional<SanitizerFinding> first;
     std::optional<DeviceAssertion> assertion;
     std::string tool_error;                        // e.g. "process didn't terminate successfully" lines
+    RacecheckReport races;                         // racecheck's records (empty for the other tools)
 };
 
 // The profiled program's own lines are skipped (except a device assertion). Later findings are not kept;
-// tool_error joins the "Error: ..." lines with "; ". A truncated report keeps what was read.
-SanitizerReport parse_sanitizer_output(const std::string& text);
+// tool_error joins the "Error: ..." lines with "; ". A truncated report keeps what was read. synccheck's
+// "Barrier error detected. ..." and initcheck's "Uninitialized __global__ memory read of size 4 bytes"
+// are findings like memcheck's; racecheck's records go to `races`.
+SanitizerReport parse_sanitizer_output(const std::string& text, SanitizerTool tool = SanitizerTool::memcheck);
+
+// Whether `finding` has the first line's form the tool is documented to print (a memcheck "Invalid
+// __global__ write ...", a synccheck "Barrier error detected. ...", an initcheck "Uninitialized ...");
+// the finders refuse to name a line from a form they do not know.
+bool is_known_finding(const SanitizerFinding& finding, SanitizerTool tool);
 
 // Plain words, e.g. "thread (96,0,0) of block (8,0,0) wrote 1 byte out of bounds at line 12 (oob_write),
 // 16.9 GB after the nearest allocation (512 B)". Sizes use decimal units (kB, MB, GB, TB).

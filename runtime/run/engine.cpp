@@ -5,6 +5,7 @@
 #include "base/cache_dir.hpp"
 #include "base/error.hpp"
 #include "base/install_paths.hpp"
+#include "compile/compile_server.hpp"
 #include "compile/nvrtc_compiler.hpp"
 #include "cuda/device_query.hpp"
 #include "cuda/driver.hpp"
@@ -12,10 +13,14 @@
 #include "emu/emulated_launch.hpp"
 #include "emu/emulated_limits.hpp"
 #include "emu/host_compiler.hpp"
-#include "launch/plan.hpp"
-#include "run/cuda_device.hpp"
+#include "plan/plan.hpp"
+#include "device/cuda_device.hpp"
+#include "run/compile_kernels.hpp"
+#include "run/engine_services.hpp"
 #include "run/run_pipeline.hpp"
-#include "spec/source_scan.hpp"
+#include "kernel_file/host_code.hpp"
+#include "kernel_file/include_dirs.hpp"
+#include "kernel_file/source_scan.hpp"
 
 namespace kplay {
 
@@ -31,7 +36,23 @@ EngineConfig default_engine_config() {
     return config;
 }
 
-Engine::Engine(EngineConfig config) : config_(std::move(config)), cache_(config_.cache_dir) {}
+namespace {
+
+std::unique_ptr<CompilerProcess> compiler_for(const EngineConfig& config) {
+    if (config.compiler_program.empty()) return nullptr;
+    return std::make_unique<CompilerProcess>(config.compiler_program, compile_server_socket(config.compiler_program, config.cache_dir),
+                                             config.compiler_pch);
+}
+
+CompileCache::Compiler compile_through(CompilerProcess* compiler) {
+    if (!compiler) return compile_with_nvrtc;
+    return [compiler](const CompileRequest& request) { return compiler->compile(request); };
+}
+
+}  // namespace
+
+Engine::Engine(EngineConfig config)
+    : config_(std::move(config)), compiler_(compiler_for(config_)), cache_(config_.cache_dir, compile_through(compiler_.get())) {}
 
 Engine::~Engine() = default;
 
@@ -82,10 +103,9 @@ CompileFileResult Engine::compile_file(const CompileFileRequest& request) {
         return result;
     }
     CompileRequest compile;
-    compile.source = source;
+    compile.source = set_aside_host_code(source).text;
     compile.source_path = request.path.string();
-    for (const auto* dir : {&config_.kernels_include_dir, &config_.cuda_include_dir})
-        if (!dir->empty()) compile.options.include_dirs.push_back(dir->string());
+    compile.options.include_dirs = request.include_dirs;
     compile.options.defines = request.defines;
     try {
         KernelSpec spec = resolve_kernel_spec(source, request.path);
@@ -95,6 +115,20 @@ CompileFileResult Engine::compile_file(const CompileFileRequest& request) {
     } catch (const InputError& error) {
         result.spec_problem = error.what();  // still compile: the diagnostics are what the user wants
     }
+    try {
+        // The file's include= folders and nvrtc= options, even when the rest of its spec is wrong: an
+        // option refused by name is an input error, as at a run.
+        const std::optional<KernelSpec> build = result.spec ? result.spec : file_build_settings(source, request.path);
+        if (build) {
+            compile.options.include_dirs = kernel_include_dirs(*build, request.path, request.include_dirs);
+            compile.options.extra = build->nvrtc_options;
+        }
+    } catch (const InputError& error) {
+        result.input_error = error.what();
+        return result;
+    }
+    for (const auto* dir : {&config_.kernels_include_dir, &config_.cuda_include_dir})
+        if (!dir->empty()) compile.options.include_dirs.push_back(dir->string());
     try {
         // The request's target, else the file's arch= (sm_90a for wgmma), else the device's.
         const std::string wanted = !request.arch.empty() ? request.arch : result.spec ? result.spec->arch : std::string();
@@ -113,13 +147,14 @@ RunReport Engine::run(const RunRequest& request) {
     RunReport report;
     report.file = request.kernel_path.string();
     const DeviceQuery devices = query_devices();  // one device query per run
-    EngineServices services{config_, cache_, [this](int ordinal) -> CudaDevice& { return gpu(ordinal); }, inputs_, references_, progress_, partial_, devices};
+    const EngineServices services{config_, cache_, [this](int ordinal) -> CudaDevice& { return gpu(ordinal); }, inputs_, references_, progress_, partial_, devices};
     try {
         run_pipeline(request, report, services);
     } catch (const ApiError& error) {
         report.error = error.what();
-        report.error_code = error.code_name();
-        if (error.api() == "CUDA") {
+        const bool cuda = error.api() == "CUDA";
+        report.error_code = cuda ? cuda_error_code(error.code()) : nvrtc_error_code(error.code());
+        if (cuda) {
             RunRequest rerun = request;
             if (!report.sizes.empty()) rerun.inputs.size = report.sizes;
             report.fault = explain_cuda_error(error.code(), rerun_command(rerun));
@@ -136,7 +171,8 @@ RunReport Engine::run(const RunRequest& request) {
         report.stage = Stage::reference;
     } catch (const LaunchRejected& error) {
         report.error = error.what();
-        report.error_code = "KPLAY_LAUNCH_REJECTED";
+        report.error_code = ErrorCode::launch_rejected;
+        report.launch_problems = error.problems();
     } catch (const InputError& error) {
         report.error = error.what();
     } catch (const std::bad_alloc&) {
@@ -144,8 +180,6 @@ RunReport Engine::run(const RunRequest& request) {
     } catch (const std::exception& error) {
         report.error = std::string("Unexpected error: ") + error.what();
     }
-    report.compile.binary.clear();  // the report carries diagnostics and the log, not the binary or its PTX
-    report.compile.ptx.clear();
     return report;
 }
 

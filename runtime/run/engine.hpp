@@ -13,12 +13,13 @@
 #include <map>
 #include <memory>
 
-#include "client/device_values.hpp"
-#include "client/run_report.hpp"
-#include "client/run_request.hpp"
-#include "client/stage.hpp"
+#include "values/device_values.hpp"
+#include "values/run_report.hpp"
+#include "values/run_request.hpp"
+#include "values/stage.hpp"
 #include "compile/compile_cache.hpp"
-#include "run/references.hpp"
+#include "compile/compiler_process.hpp"
+#include "reference/references.hpp"
 #include "tasks/input_cache.hpp"
 
 namespace kplay {
@@ -30,6 +31,10 @@ struct EngineConfig {
     std::filesystem::path kernels_include_dir;  // holds kplay.cuh
     std::filesystem::path cuda_include_dir;     // holds cuda_fp16.h
     std::filesystem::path emu_include_dir;      // holds kplay_emu_prelude.h (the emulated CPU device)
+    // kplay-worker: compiles go to the compile server this program serves (`--compile-server`), which
+    // outlives the worker with NVRTC's precompiled headers. Empty: NVRTC in this process.
+    std::filesystem::path compiler_program;
+    bool compiler_pch = true;  // the compile server's compiles use NVRTC's precompiled headers (-pch)
 };
 
 // The configuration a program gets by default: the XDG cache, the located kernels_src and toolkit.
@@ -69,6 +74,7 @@ private:
     CudaDevice& gpu(int ordinal);
 
     EngineConfig config_;
+    std::unique_ptr<CompilerProcess> compiler_;  // null: NVRTC in this process
     CompileCache cache_;
     std::map<int, std::unique_ptr<CudaDevice>> gpus_;
     InputCache inputs_;

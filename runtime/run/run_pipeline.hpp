@@ -1,38 +1,25 @@
-// The path of one run, stage by stage: each stage hands a value to the next and nothing reaches back.
-// Engine::run hosts it and turns what it throws into the report's error.
+// The path of one run. Each stage takes the values the stages before it returned and returns its own:
+//
+//   read_file       the file's text -> KernelFile (spec, reference text); then what launches (launch_source)
+//   compile_kernels NVRTC -> CompileResult (a library skips it)
+//   open_device     -> OpenedDevice (a GPU, or the emulated CPU device); then the kernels loaded
+//   size_run        for the main size: inputs -> plan -> expected outputs -> launches -> check -> SizeRun
+//   further_sizes   the test sizes and a second seed, each a size run -> FurtherChecks
+//   measure_ceiling -> Ceiling
+//
+// run_pipeline hands the values on and writes each into the report as it comes (report_assembly), so
+// a run that stops reports as far as it got. Engine::run hosts it and turns what it throws into the
+// report's error.
 #pragma once
 
-#include <functional>
-
-#include "client/device_values.hpp"
-#include "client/run_report.hpp"
-#include "client/run_request.hpp"
-#include "compile/compile_cache.hpp"
-#include "run/engine.hpp"
-#include "run/references.hpp"
-#include "tasks/input_cache.hpp"
+#include "values/run_report.hpp"
+#include "values/run_request.hpp"
+#include "run/engine_services.hpp"
 
 namespace kplay {
 
-class CudaDevice;
-
-// What a run uses of the engine that outlives it.
-struct EngineServices {
-    const EngineConfig& config;
-    CompileCache& compile_cache;
-    std::function<CudaDevice&(int ordinal)> gpu;  // opens a GPU once per process, then reuses it
-    InputCache& inputs;
-    References& references;
-    const ProgressCallback& progress;
-    const PartialCallback& partial;
-    const DeviceQuery& devices;  // queried once per run
-};
-
 // Fills `report` as far as the run gets. Throws ApiError (a CUDA or NVRTC call failed), InputError
 // (something the user gave cannot be used; ReferenceError for the reference's faults).
-void run_pipeline(const RunRequest& request, RunReport& report, EngineServices& services);
-
-// The architecture to compile for: the request's, else the device's exact chip, else the default PTX.
-std::string choose_arch(const std::string& requested, bool want_ptx, int device, const DeviceQuery& query);
+void run_pipeline(const RunRequest& request, RunReport& report, const EngineServices& services);
 
 }  // namespace kplay

@@ -28,4 +28,32 @@ private:
     std::future<T> future_;
 };
 
+// Background work that follows one history run (a profile, a measurement): its outcome is kept with
+// the run it belongs to until the next one comes.
+template <typename T>
+class RunFollowUp {
+public:
+    void start(int run, std::function<T()> work) {
+        working_run_ = run;
+        work_.start(std::move(work));
+    }
+    // Collects finished work; true when it came.
+    bool poll() {
+        auto outcome = work_.take();
+        if (!outcome) return false;
+        outcome_ = std::move(*outcome);
+        run_ = working_run_;
+        return true;
+    }
+    bool running() const { return work_.running(); }
+    void clear() { outcome_.reset(); }
+    const std::optional<T>& outcome() const { return outcome_; }
+    int run() const { return run_; }
+
+private:
+    Background<T> work_;
+    std::optional<T> outcome_;
+    int run_ = 0, working_run_ = 0;
+};
+
 }  // namespace kplay

@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-#include "client/run_request.hpp"
+#include "values/run_request.hpp"
 #include "client/worker_client.hpp"
 #include "inspect/kernel_inspection.hpp"
 #include "inspect/resource_delta.hpp"

@@ -2,9 +2,9 @@
 #include "session/sweep_session.hpp"
 
 #include "base/error.hpp"
-#include "launch/argument_binding.hpp"
-#include "spec/source_scan.hpp"
-#include "spec/task_sizes.hpp"
+#include "plan/argument_binding.hpp"
+#include "kernel_file/source_scan.hpp"
+#include "kernel_file/task_sizes.hpp"
 
 namespace kplay {
 

@@ -14,7 +14,7 @@
 #include "base/error.hpp"
 #include "base/text.hpp"
 #include "base/unique_fd.hpp"
-#include "spec/kernel_spec.hpp"
+#include "kernel_file/kernel_spec.hpp"
 
 namespace kplay {
 
@@ -265,8 +265,9 @@ AnnotationEdit edit_annotation(std::string_view file_bytes, const AnnotationValu
             if (!is_name(name))
                 throw InputError("cannot write the define '" + name + "': a define's name is letters, digits and _");
             check_value(name, value, true);
-            auto same =
-                std::find_if(defines.begin(), defines.end(), [&](const auto& define) { return define.first == name; });
+            // The name is copied for the lambda: clang 14 (the fuzz build's) cannot capture a structured binding.
+            auto same = std::find_if(defines.begin(), defines.end(),
+                                     [&, wanted = name](const auto& define) { return define.first == wanted; });
             if (same != defines.end())
                 same->second = value;
             else

@@ -36,18 +36,18 @@ PointResult point_result_from(const SweepSpace& space, const SweepPoint& point, 
     result.label = point_label(space, point);
     if (report.function.registers_per_thread > 0) result.registers = report.function.registers_per_thread;
     if (report.occupancy.blocks_per_sm > 0) result.occupancy = report.occupancy.fraction;
-    // Past planning the launch is known; a worker that died or hung reports none of its own.
-    if (report.stage > Stage::launch && report.stage != Stage::worker)
+    // Past planning the launch is known.
+    if (reached(report, Stage::reference))
         result.launch = "grid " + report.launch.grid.text() + " block " + report.launch.block.text();
     if (!report.ok()) {
-        if (report.error_code == "KPLAY_LAUNCH_REJECTED") {
+        if (report.error_code == ErrorCode::launch_rejected) {
             result.state = PointState::pruned;
-            result.reason = pruned_reason(report.error);
+            result.reason = pruned_reason(report.launch_problems);
         } else {
             result.state = PointState::failed;
             result.reason = report.stage == Stage::compile ? compile_failure(report) : first_line(report.error);
-            if (!report.error_code.empty() && result.reason.find(report.error_code) == std::string::npos)
-                result.reason = report.error_code + ": " + result.reason;
+            const std::string code = error_code_name(report.error_code);
+            if (!code.empty() && result.reason.find(code) == std::string::npos) result.reason = code + ": " + result.reason;
         }
         return result;
     }
@@ -66,9 +66,10 @@ PointResult point_result_from(const SweepSpace& space, const SweepPoint& point, 
             if (!size.passed && !size.skipped) {
                 result.reason = "at " + size.sizes + ": " + first_line(size.summary);
                 // A fault at a test size is a failure of the kernel, not a wrong answer.
-                if (!size.error_code.empty()) {
+                if (size.error_code != ErrorCode::none) {
                     result.state = PointState::failed;
-                    if (result.reason.find(size.error_code) == std::string::npos) result.reason = size.error_code + " " + result.reason;
+                    const std::string code = error_code_name(size.error_code);
+                    if (result.reason.find(code) == std::string::npos) result.reason = code + " " + result.reason;
                 }
                 break;
             }

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "client/run_report.hpp"
+#include "values/run_report.hpp"
 #include "sweep/sweep_space.hpp"
 
 namespace kplay {

@@ -107,7 +107,16 @@ Sweep::Taken Sweep::take_next_point() {
         PointResult result;
         result.point = point;
         result.label = point_label(target_.space, point);
-        if (auto reason = prune_before_compile(target_, point)) {
+        // The point's launch is worked out once: pruning reads it, and so does the request of its run.
+        std::optional<PointLaunch> launch;
+        std::optional<std::string> reason;
+        try {
+            launch = point_launch(target_, point);
+            reason = prune_before_compile(target_, *launch);
+        } catch (const std::exception& error) {  // a value std::stoll refuses (the parser keeps these integers)
+            reason = std::string("cannot plan this point: ") + error.what();
+        }
+        if (reason) {
             result.state = PointState::pruned;
             result.reason = std::move(*reason);
             results_.push_back(std::move(result));
@@ -120,6 +129,7 @@ Sweep::Taken Sweep::take_next_point() {
             continue;
         }
         results_.push_back(std::move(result));
+        requests_[results_.size() - 1] = point_request(base_, target_, *launch);
         submit(results_.size() - 1, false);
         return Taken::submitted;
     }
@@ -127,7 +137,10 @@ Sweep::Taken Sweep::take_next_point() {
 }
 
 void Sweep::submit(size_t result_index, bool confirming) {
-    RunRequest request = point_request(base_, target_, results_[result_index].point);
+    // A point measured in an earlier sweep (the cache) is confirmed without having run in this one.
+    auto made = requests_.find(result_index);
+    if (made == requests_.end()) made = requests_.emplace(result_index, point_request(base_, target_, results_[result_index].point)).first;
+    RunRequest request = made->second;
     if (confirming) {
         // Already checked at every size; the confirm round only times, with more repeats.
         request.repeat = base_.repeat * std::max(1, options_.confirm_repeat_factor);

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -112,6 +113,7 @@ private:
     SweepCache cache_;
     SweepPhase phase_ = SweepPhase::measuring;
     std::vector<PointResult> results_;
+    std::map<size_t, RunRequest> requests_;  // the run of each point that ran, by its index in results_
     std::vector<uint64_t> order_;  // point indices still to take up
     size_t next_ = 0;
     uint64_t runs_started_measuring_ = 0;

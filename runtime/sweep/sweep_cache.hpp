@@ -11,7 +11,7 @@
 #include <optional>
 #include <string>
 
-#include "client/run_request.hpp"
+#include "values/run_request.hpp"
 #include "sweep/point_result.hpp"
 #include "sweep/sweep_target.hpp"
 

@@ -8,7 +8,7 @@
 
 #include "base/error.hpp"
 #include "base/text.hpp"
-#include "spec/source_scan.hpp"
+#include "kernel_file/source_scan.hpp"
 
 namespace kplay {
 
@@ -78,6 +78,23 @@ int64_t integer_value(const std::string& at, const std::string& value, const std
             break;
     }
     throw InputError(at + quote_cut(value) + " is not an integer" + why_integer);
+}
+
+// `block` is what a user types for a 1D kernel's block; `block=32x8` gives x and y at once.
+bool is_whole_block(std::string_view name) { return name == "block"; }
+
+// A value of `block`: 1-3 integers of 1 or more, separated by 'x' ("256", "32x8", "8x8x4"), in one spelling.
+std::string block_value(const std::string& at, const std::string& value) {
+    const std::vector<std::string> parts = split_list(value, 'x');
+    if (parts.empty() || parts.size() > 3)
+        throw InputError(at + quote_cut(value) + " is not a block: give 1 to 3 integers separated by 'x', e.g. 256 or 32x8");
+    std::string text;
+    for (const auto& part : parts) {
+        const int64_t number = integer_value(at, trim(part), " (block takes X, XxY or XxYxZ, e.g. 256 or 32x8)");
+        if (number < 1) throw InputError(at + "a block's extents are 1 or more, not " + trim(part));
+        text += (text.empty() ? "" : "x") + std::to_string(number);
+    }
+    return text;
 }
 
 void check_count(const std::string& at, uint64_t count) {
@@ -218,9 +235,9 @@ SweepParam parse_sweep_param(std::string_view text) {
     if (!is_name(name))
         throw InputError(at + quote_cut(name) + " is not a name (letters, digits and _, not starting with a digit)");
     param.name = name;
-    param.kind = param.written_as_define ? SweepParamKind::define
-                 : is_block_axis(name)   ? SweepParamKind::block
-                                         : SweepParamKind::literal;
+    param.kind = param.written_as_define                      ? SweepParamKind::define
+                 : is_block_axis(name) || is_whole_block(name) ? SweepParamKind::block
+                                                               : SweepParamKind::literal;
 
     const std::string values = trim(std::string_view(param.text).substr(equals + 1));
     if (values.find("..") != std::string::npos) {
@@ -234,7 +251,9 @@ SweepParam parse_sweep_param(std::string_view text) {
         if (has_space(value)) throw InputError(at + quote_cut(value) + " holds a space; separate values with ','");
         // Only a block axis is surely an integer here: a literal's name may turn out to be one of the
         // annotation's defines, so resolve_sweep_params checks the others.
-        if (param.kind == SweepParamKind::block)
+        if (param.kind == SweepParamKind::block && is_whole_block(param.name))
+            param.values.push_back(block_value(at, value));
+        else if (param.kind == SweepParamKind::block)
             param.values.push_back(
                 std::to_string(integer_value(at, value, " (a block axis takes integers, e.g. 32,64,128)")));
         else
@@ -352,6 +371,8 @@ void resolve_sweep_params(SweepSpace& space, const KernelSpec& spec) {
                                  "); give each parameter once, with all its values");
         if (param.written_as_define)
             param.kind = SweepParamKind::define;
+        else if (is_whole_block(param.name) && !among(defines, param.name) && !among(literals, param.name))
+            param.kind = SweepParamKind::block;
         else if (is_block_axis(param.name))
             param.kind = SweepParamKind::block;
         else if (among(defines, param.name))
@@ -362,10 +383,17 @@ void resolve_sweep_params(SweepSpace& space, const KernelSpec& spec) {
             param.kind = SweepParamKind::size;
         else
             throw InputError("unknown parameter " + quote_cut(param.name) +
-                             ": not a block axis (block_x, block_y, block_z), a literal argument (" +
+                             ": not the block (block, or its axes block_x, block_y, block_z), a literal argument (" +
                              listing(literals) + "), a define (-DNAME=..." +
                              (defines.empty() ? "" : ", " + join(defines)) + ") or a size (" + listing(sizes) + ")");
         if (param.kind == SweepParamKind::define) continue;  // a define's values are text for -D: kept as written
+        if (param.kind == SweepParamKind::block && is_whole_block(param.name)) {
+            for (const SweepParam& other : space.params)
+                if (other.kind == SweepParamKind::block && is_block_axis(other.name))
+                    throw InputError("parameters 'block' and " + quote_cut(other.name) + " both set the block; give either " +
+                                     "block=X[xY[xZ]] or the axes block_x, block_y, block_z");
+            continue;  // its values were checked and spelled once when it was read
+        }
         const std::string why =
             std::string(" (") + param.name + " is " + kind_words(param.kind) + ", so its values are integers)";
         for (auto& value : param.values) {
@@ -395,12 +423,25 @@ SweepPoint point_at(const SweepSpace& space, uint64_t index) {
     return point;
 }
 
+std::vector<int64_t> block_extents(const std::string& value) {
+    std::vector<int64_t> extents;
+    for (const auto& part : split_list(value, 'x')) extents.push_back(std::stoll(part));
+    return extents;
+}
+
 NamedValues point_names(const SweepSpace& space, const SweepPoint& point) {
     check_point(space, point);
     NamedValues names;
-    for (size_t i = 0; i < space.params.size(); ++i)
-        if (int64_t number = 0; parse_integer(point.values[i], number) == IntParse::ok)
-            names[space.params[i].name] = number;
+    for (size_t i = 0; i < space.params.size(); ++i) {
+        const SweepParam& param = space.params[i];
+        if (param.kind == SweepParamKind::block && is_whole_block(param.name)) {
+            const std::vector<int64_t> block = block_extents(point.values[i]);
+            const char* const axes[] = {"block_x", "block_y", "block_z"};
+            for (size_t axis = 0; axis < 3; ++axis) names[axes[axis]] = axis < block.size() ? block[axis] : 1;
+        } else if (int64_t number = 0; parse_integer(point.values[i], number) == IntParse::ok) {
+            names[param.name] = number;
+        }
+    }
     return names;
 }
 

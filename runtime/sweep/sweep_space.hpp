@@ -5,7 +5,7 @@
 //     // kplay-sweep: tw=8,16,32; block_x=32..1024 step *2; restrict block_x*block_y <= threads_max
 //
 // Items on a line are separated by ';'; several kplay-sweep lines add up. A parameter is a block axis
-// (block_x, block_y, block_z), a literal argument of the annotation (the `tw` of args=...,tw=16), a -D
+// (block_x, block_y, block_z), the whole block (block=256 or block=32x8: x, then y and z), a literal argument of the annotation (the `tw` of args=...,tw=16), a -D
 // define (-DTILE=..., or a name the annotation's defines= already has) or one of the task's sizes.
 #pragma once
 
@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "base/expression.hpp"
-#include "spec/kernel_spec.hpp"
+#include "kernel_file/kernel_spec.hpp"
 
 namespace kplay {
 
@@ -24,10 +24,10 @@ enum class SweepParamKind { block, literal, define, size };
 const char* sweep_param_kind_name(SweepParamKind kind);  // "block", "literal", "define", "size"
 
 struct SweepParam {
-    std::string name;  // block_x | block_y | block_z, a literal (tw), a define without -D (TILE), a size (n)
+    std::string name;  // block_x | block_y | block_z | block, a literal (tw), a define without -D (TILE), a size (n)
     SweepParamKind kind = SweepParamKind::literal;
     bool written_as_define = false;     // given as -DNAME=...
-    std::vector<std::string> values;    // in order, without repeats; integers except a define's
+    std::vector<std::string> values;    // in order, without repeats; integers except a define's and block's ("32x8")
     std::string text;                   // as written, for messages: "block_x=32..1024 step *2"
 };
 
@@ -51,7 +51,7 @@ constexpr size_t kMaxSweepValues = 4096;
 
 // "NAME=VALUES". VALUES is a comma list (8,16,32; a define's may hold words: float,double) or one range
 // "A..B" with an optional " step S" (S = N or +N adds, *N multiplies; default 1; B is included when
-// reached). The kind is preliminary: block for block_x/y/z, define for -DNAME, literal otherwise (see
+// reached). The kind is preliminary: block for block_x/y/z and block, define for -DNAME, literal otherwise (see
 // resolve_sweep_params). Throws InputError with an exact message: no '=', an empty name or list, a
 // value that is not an integer, a range that runs backwards or never moves (step 0, *1, *N from 0),
 // more than kMaxSweepValues values. A list's values are checked for integers here only for a block
@@ -72,10 +72,11 @@ SweepSpace parse_sweep_text(std::string_view text);
 // A space back as that text: each parameter as written, then each restriction, one per line.
 std::string sweep_text(const SweepSpace& space);
 
-// Settles each parameter's kind against the spec: block axes; -DNAME or a name among spec.defines is a
+// Settles each parameter's kind against the spec: block axes, and `block` unless the annotation has a
+// literal or define of that name (with block_x/y/z beside it, it is refused); -DNAME or a name among spec.defines is a
 // define; a literal of spec.args (name=expression) is a literal; one of spec.task.sizes.names is a size.
 // Throws InputError naming the parameter and listing what it could have been ("unknown parameter 'q':
-// not a block axis (block_x, block_y, block_z), a literal argument (tw), a define (-DNAME=...) or a
+// not the block (block, or its axes block_x, block_y, block_z), a literal argument (tw), a define (-DNAME=...) or a
 // size (M, N, K)"), and for a parameter given twice. Integer values are required for all but defines;
 // they are rewritten in one spelling ("08" -> "8", repeats then removed), and a block axis's and a
 // size's must be 1 or more. A define's values are kept as written (they go to -D as text).
@@ -84,9 +85,13 @@ void resolve_sweep_params(SweepSpace& space, const KernelSpec& spec);
 // The point with this index, in mixed radix, the last parameter changing fastest. index < size().
 SweepPoint point_at(const SweepSpace& space, uint64_t index);
 
-// The point's integer values by parameter name (block_x, tw, TILE, n); a define whose value is not an
-// integer is left out.
+// The point's integer values by parameter name (block_x, tw, TILE, n; `block` gives block_x, block_y and
+// block_z, 1 where it has no extent); a define whose value is not an integer is left out.
 NamedValues point_names(const SweepSpace& space, const SweepPoint& point);
+
+// The extents of a value of the `block` parameter ("256" -> {256}, "32x8" -> {32, 8}), as
+// parse_sweep_param spelled it.
+std::vector<int64_t> block_extents(const std::string& value);
 
 // The first restriction that does not hold at `names` (the point's and whatever the caller adds:
 // sizes, device limits), as "restriction block_x*block_y <= 1024 does not hold (block_x=64,

@@ -4,10 +4,10 @@
 #include "base/cache_dir.hpp"
 #include "base/error.hpp"
 #include "base/text.hpp"
-#include "launch/argument_binding.hpp"
-#include "launch/plan.hpp"
-#include "spec/source_scan.hpp"
-#include "spec/task_sizes.hpp"
+#include "plan/argument_binding.hpp"
+#include "plan/plan.hpp"
+#include "kernel_file/source_scan.hpp"
+#include "kernel_file/task_sizes.hpp"
 
 namespace kplay {
 
@@ -62,23 +62,30 @@ std::optional<std::vector<int64_t>> point_block(const SweepTarget& target, const
     for (size_t i = 0; i < target.space.params.size(); ++i) {
         const SweepParam& param = target.space.params[i];
         if (param.kind != SweepParamKind::block) continue;
+        if (param.name == "block") {  // block=32x8: x, then y and z; the axes it leaves out are 1
+            const std::vector<int64_t> extents = block_extents(point.values[i]);
+            for (size_t axis = 0; axis < 3; ++axis) block[axis] = axis < extents.size() ? extents[axis] : 1;
+            continue;
+        }
         for (int axis = 0; axis < 3; ++axis)
             if (param.name == kAxes[axis]) block[axis] = std::stoll(point.values[i]);
     }
     return block;
 }
 
-// The names a restriction sees at the point, for the point's spec (sweep_names).
-NamedValues restriction_names(const SweepTarget& target, const SweepPoint& point, const KernelSpec& spec) {
+// The names a restriction sees at the point (sweep_names).
+NamedValues restriction_names(const SweepTarget& target, const PointLaunch& launch) {
     NamedValues names;
-    try {
-        names = expression_names(target, point, spec);
-        names = with_block_names(spec, {}, names);
-    } catch (const InputError&) {
+    if (launch.problem.empty()) {
         // An expression of the annotation that does not evaluate here leaves its names out; the point's
         // run says what is wrong with it.
+        names = launch.names;
+        try {
+            names = with_block_names(launch.spec, {}, names);
+        } catch (const InputError&) {
+        }
     }
-    for (const auto& [name, value] : point_names(target.space, point)) names[name] = value;
+    for (const auto& [name, value] : point_names(target.space, launch.point)) names[name] = value;
     const DeviceLimits& limits = target.device.limits;
     names["threads_max"] = limits.max_threads_per_block;
     names["smem_max"] = limits.max_smem_per_block_optin;
@@ -133,16 +140,12 @@ std::vector<int64_t> point_sizes(const SweepTarget& target, const SweepPoint& po
     return sizes;
 }
 
-NamedValues sweep_names(const SweepTarget& target, const SweepPoint& point) { return restriction_names(target, point, point_spec(target, point)); }
+NamedValues sweep_names(const SweepTarget& target, const SweepPoint& point) { return restriction_names(target, point_launch(target, point)); }
 
-std::string pruned_reason(std::string_view error) {
-    std::string text(error);
-    for (const char* prefix : {"Invalid launch configuration:\n  - ", "Not launched: "})
-        if (text.rfind(prefix, 0) == 0) text = text.substr(std::string_view(prefix).size());
+std::string pruned_reason(const std::vector<std::string>& problems) {
     std::string line;
-    for (const std::string& part : split_list(text, '\n')) {
-        std::string piece = trim(part);
-        if (piece.rfind("- ", 0) == 0) piece = piece.substr(2);
+    for (std::string piece : problems) {
+        piece = trim(piece);
         while (!piece.empty() && piece.back() == '.') piece.pop_back();
         if (piece.empty()) continue;
         if (!line.empty()) line += "; ";
@@ -151,51 +154,79 @@ std::string pruned_reason(std::string_view error) {
     return line;
 }
 
-std::optional<std::string> prune_before_compile(const SweepTarget& target, const SweepPoint& point) {
+PointLaunch point_launch(const SweepTarget& target, const SweepPoint& point) {
+    PointLaunch launch;
+    launch.point = point;
+    launch.spec = point_spec(target, point);  // copied once per point: pruning may take up thousands in a row
+    launch.literals = point_literals(target, point);
+    launch.defines = point_defines(target, point);
+    launch.sizes = point_sizes(target, point);
     try {
-        const KernelSpec spec = point_spec(target, point);  // copied once per point: pruning may take up thousands in a row
-        if (auto broken = restriction_broken(target.space, point, restriction_names(target, point, spec))) return broken;
-        const NamedValues names = expression_names(target, point, spec);
-        LaunchSettings settings;
-        settings.block = point_block(target, point, spec, names);
-        settings.arg_overrides = point_literals(target, point);
-        make_plan(spec, size_values(spec.task, point_sizes(target, point)), {}, settings, target.device, nullptr);
+        launch.names = expression_names(target, point, launch.spec);
+        launch.block = point_block(target, point, launch.spec, launch.names);
     } catch (const InputError& error) {
-        return pruned_reason(error.what());
+        launch.problem = error.what();  // the point's run says what is wrong with the annotation here
+    }
+    return launch;
+}
+
+std::optional<std::string> prune_before_compile(const SweepTarget& target, const PointLaunch& launch) {
+    try {
+        if (auto broken = restriction_broken(target.space, launch.point, restriction_names(target, launch))) return broken;
+        if (!launch.problem.empty()) return pruned_reason({launch.problem});
+        LaunchSettings settings;
+        settings.block = launch.block;
+        settings.arg_overrides = launch.literals;
+        make_plan(launch.spec, size_values(launch.spec.task, launch.sizes), {}, settings, target.device, nullptr);
+    } catch (const LaunchRejected& refused) {
+        return pruned_reason(refused.problems());
+    } catch (const InputError& error) {
+        return pruned_reason({error.what()});
     } catch (const std::exception& error) {  // a value std::stoll refuses (the parser keeps these integers)
         return std::string("cannot plan this point: ") + error.what();
     }
     return std::nullopt;
 }
 
-RunRequest point_request(const RunRequest& base, const SweepTarget& target, const SweepPoint& point) {
+std::optional<std::string> prune_before_compile(const SweepTarget& target, const SweepPoint& point) {
+    try {
+        return prune_before_compile(target, point_launch(target, point));
+    } catch (const std::exception& error) {
+        return std::string("cannot plan this point: ") + error.what();
+    }
+}
+
+RunRequest point_request(const RunRequest& base, const SweepTarget& target, const PointLaunch& launch) {
     RunRequest request = base;
     request.kernel_path = target.file;
     request.source = target.source;
-    request.inputs.size = size_values_text(point_sizes(target, point));
+    request.inputs.size = size_values_text(launch.sizes);
     request.bench_sizes = false;
     request.check_test_sizes = true;
     request.test_sizes_at_any_size = true;
     request.emulate = target.emulated;
     request.emulate_without_gpu = false;
+    // A sweep is a table of times, as bench is: the emulated device's untracked build, on every core
+    // (tracking races pays a second host build per point; `kplay-cli run` on the winner tracks them).
+    request.emulation_track = false;
     request.device = target.ordinal;
-    for (const auto& [name, value] : point_literals(target, point)) request.arg_overrides[name] = value;
-    request.defines = merge_defines(request.defines, point_defines(target, point));
-    try {
-        const KernelSpec spec = point_spec(target, point);
-        request.block = point_block(target, point, spec, expression_names(target, point, spec));
-    } catch (const InputError&) {
-        // The annotation's block does not evaluate at this point: the run reports it.
-    }
+    for (const auto& [name, value] : launch.literals) request.arg_overrides[name] = value;
+    request.defines = merge_defines(request.defines, launch.defines);
+    request.block = launch.block;  // unset where the annotation's block does not evaluate: the run reports it
     return request;
 }
 
+RunRequest point_request(const RunRequest& base, const SweepTarget& target, const SweepPoint& point) {
+    return point_request(base, target, point_launch(target, point));
+}
+
 AnnotationValues annotation_values(const SweepTarget& target, const SweepPoint& point, std::vector<std::string>* skipped) {
+    const PointLaunch launch = point_launch(target, point);
+    if (!launch.problem.empty()) throw InputError(launch.problem);
     AnnotationValues values;
-    values.literals = point_literals(target, point);
-    values.defines = point_defines(target, point);
-    const KernelSpec spec = point_spec(target, point);
-    values.block = point_block(target, point, spec, expression_names(target, point, spec));
+    values.literals = launch.literals;
+    values.defines = launch.defines;
+    values.block = launch.block;
     for (size_t i = 0; i < target.space.params.size(); ++i)
         if (target.space.params[i].kind == SweepParamKind::size && skipped)
             skipped->push_back(target.space.params[i].name + "=" + point.values[i]);

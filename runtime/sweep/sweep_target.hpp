@@ -4,19 +4,20 @@
 //
 // Everything here is pure and runs in the client before anything compiles: a point that breaks a
 // device limit or the kernel's `requires` (2048 threads, too much shared memory) is pruned with that
-// limit named, using the same planning the worker uses (launch/plan.hpp). Limits that need the
+// limit named, using the same planning the worker uses (plan/plan.hpp). Limits that need the
 // compiled kernel (its registers) are found by the point's run and reported as pruned too.
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "base/expression.hpp"
-#include "client/device_values.hpp"
-#include "client/run_request.hpp"
-#include "spec/kernel_spec.hpp"
+#include "values/device_values.hpp"
+#include "values/run_request.hpp"
+#include "kernel_file/kernel_spec.hpp"
 #include "sweep/annotation_edit.hpp"
 #include "sweep/sweep_space.hpp"
 
@@ -49,16 +50,36 @@ NamedValues sweep_names(const SweepTarget& target, const SweepPoint& point);
 // The sizes the point runs at (a size parameter replaces its size).
 std::vector<int64_t> point_sizes(const SweepTarget& target, const SweepPoint& point);
 
+// A point's launch as the annotation gives it there: the spec with the point's defines over the
+// annotation's, the sizes it runs at, the swept literals and defines, the names the annotation's
+// expressions see, and the whole block when a block axis is swept. Worked out once per point (pruning,
+// the run's request and the annotation's edit read it); an expression of the annotation that does not
+// evaluate at the point leaves `names` and `block` unset and says why in `problem`. Throws only for a
+// point value the parser should have refused (std::stoll).
+struct PointLaunch {
+    SweepPoint point;
+    KernelSpec spec;
+    std::map<std::string, std::string> literals;
+    std::vector<std::pair<std::string, std::string>> defines;
+    std::vector<int64_t> sizes;
+    NamedValues names;
+    std::optional<std::vector<int64_t>> block;
+    std::string problem;
+};
+PointLaunch point_launch(const SweepTarget& target, const SweepPoint& point);
+
 // Why the point cannot run, before compiling: a restriction, the kernel's `requires`, or a device
 // limit, as one line; nullopt when it may run. Never throws: an expression that cannot be evaluated
 // at the point is its reason.
+std::optional<std::string> prune_before_compile(const SweepTarget& target, const PointLaunch& launch);
 std::optional<std::string> prune_before_compile(const SweepTarget& target, const SweepPoint& point);
 
-// A refusal of the planner or the worker ("Invalid launch configuration:\n  - ...") as one line.
-std::string pruned_reason(std::string_view error);
+// The limits a launch breaks (LaunchRejected::problems, RunReport::launch_problems) as one line.
+std::string pruned_reason(const std::vector<std::string>& problems);
 
 // The run of one point: `base` (warm-ups, repeats, flags) with the point's block, literals, defines and
 // sizes, on the target's source and device, checked at the task's test sizes.
+RunRequest point_request(const RunRequest& base, const SweepTarget& target, const PointLaunch& launch);
 RunRequest point_request(const RunRequest& base, const SweepTarget& target, const SweepPoint& point);
 
 // What "apply" writes into the annotation for this point: the block when a block axis is swept (its

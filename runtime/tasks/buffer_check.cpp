@@ -14,6 +14,7 @@
 
 #include "base/error.hpp"
 #include "base/text.hpp"
+#include "tasks/narrow_float.hpp"
 #include "tasks/task_inputs.hpp"
 
 namespace kplay {
@@ -188,6 +189,9 @@ public:
             const auto units = static_cast<double>(ulp_distance(got_bits, ref_bits, size_));
             e.passed = units <= rule_.ulp;
             e.ratio = error_ratio(units, rule_.ulp);
+        } else if (rule_.kind == CheckKind::exact && !is_floating(type_)) {
+            e.passed = got_bits == ref_bits;  // i64 beyond 2^53 differs in bits a double rounds away
+            e.ratio = e.passed ? 0 : kInf;
         } else {
             e.passed = error <= e.allowed;
             e.ratio = error_ratio(error, e.allowed);
@@ -257,6 +261,11 @@ private:
             case ElementType::f16: return half_to_float(static_cast<uint16_t>(bits));
             case ElementType::f32: return std::bit_cast<float>(static_cast<uint32_t>(bits));
             case ElementType::f64: return std::bit_cast<double>(bits);
+            case ElementType::i8: return static_cast<int8_t>(static_cast<uint8_t>(bits));
+            case ElementType::i64: return static_cast<double>(static_cast<int64_t>(bits));
+            case ElementType::bf16:
+            case ElementType::fp8_e4m3:
+            case ElementType::fp8_e5m2: return decode_narrow(type_, static_cast<uint32_t>(bits));
         }
         return 0;
     }

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "base/expression.hpp"
-#include "client/check_report.hpp"
-#include "client/output_view.hpp"
-#include "spec/task_spec.hpp"
+#include "values/check_report.hpp"
+#include "values/output_view.hpp"
+#include "kernel_file/task_spec.hpp"
 #include "tasks/task_data.hpp"
 
 namespace kplay {

@@ -1,6 +1,6 @@
 // Choosing sizes, loading or making the image, and keeping recent input sets.
 #include "tasks/input_cache.hpp"
-#include "spec/task_sizes.hpp"
+#include "kernel_file/task_sizes.hpp"
 
 #include <filesystem>
 
@@ -30,11 +30,14 @@ std::string file_stamp(const std::string& path) {
     return path + "|" + std::to_string(size) + "|" + std::to_string(time.time_since_epoch().count());
 }
 
+// Everything of the declaration that decides the inputs or whether they can be made: zeros=ok too, so a
+// declaration that drops it is refused again rather than handed the set its zeros=ok version was given.
 std::string declaration_key(const TaskSpec& task) {
     ContentHasher key;
     key.add(task.name);
     for (const auto& buffer : task.buffers)
-        key.add(buffer.name).add(spec_name(buffer.type)).add(buffer.length).add(buffer.init.text).add(std::to_string(buffer.seed.value_or(0)));
+        key.add(buffer.name).add(spec_name(buffer.type)).add(buffer.length).add(buffer.init.text).add(std::to_string(buffer.seed.value_or(0)))
+            .add(buffer.zeros_allowed ? "zeros=ok" : "");
     return key.hex();
 }
 

@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "client/run_request.hpp"
-#include "spec/task_spec.hpp"
+#include "values/run_request.hpp"
+#include "kernel_file/task_spec.hpp"
 #include "tasks/task_data.hpp"
 
 namespace kplay {

@@ -1,6 +1,8 @@
 // One verdict from the buffers' checks, the input-overwrite flags, the further sizes and seeds.
 #include "tasks/task_check.hpp"
 
+#include <algorithm>
+
 #include "base/text.hpp"
 #include "tasks/buffer_check.hpp"
 
@@ -51,6 +53,21 @@ CheckReport check_run(const RunCheckInput& input) {
     return report;
 }
 
+std::vector<std::string> replayed_outputs(const RunCheckInput& checked, const CheckReport& check, const std::vector<HostBuffer>& timed_last) {
+    std::vector<std::string> replayed;
+    RunCheckInput timed = checked;
+    timed.first = &timed_last;
+    for (size_t i = 0; i < checked.task->buffers.size() && i < timed_last.size(); ++i) {
+        const BufferSpec& spec = checked.task->buffers[i];
+        if (!spec.is_output() || timed_last[i].data.empty() || timed_last[i].data == checked.data->buffers[i].data) continue;
+        const auto passed_checked = std::find_if(check.buffers.begin(), check.buffers.end(),
+                                                 [&](const BufferCheck& buffer) { return buffer.buffer == spec.name && buffer.checked && buffer.passed; });
+        if (passed_checked == check.buffers.end()) continue;  // already failed, or not checked (scratch)
+        if (!check_buffer(buffer_input(timed, i)).passed) replayed.push_back(spec.name);
+    }
+    return replayed;
+}
+
 OutputView primary_output_view(const RunCheckInput& input) {
     const int primary = primary_index(*input.task);
     if (primary < 0) return {};
@@ -69,6 +86,19 @@ std::vector<std::string> outputs_that_did_not_change(const TaskSpec& task, const
     return unchanged;
 }
 
+namespace {
+
+// "1000", or "1000 (seed 2)" for the second seed's run (whose sizes text may say so already).
+std::string size_label(const SizeCheck& size) {
+    if (size.seed <= 1 || size.sizes.find("(seed") != std::string::npos) return size.sizes;
+    return size.sizes + " (seed " + std::to_string(size.seed) + ")";
+}
+
+// A size's summary after "FAIL at size N: ", without a verdict of its own in front.
+std::string without_verdict(const std::string& summary) { return summary.rfind("FAIL: ", 0) == 0 ? summary.substr(6) : summary; }
+
+}  // namespace
+
 void conclude_check(CheckReport& check) {
     const BufferCheck* failing = nullptr;
     const BufferCheck* leading = nullptr;
@@ -79,18 +109,22 @@ void conclude_check(CheckReport& check) {
     const SizeCheck* failing_size = nullptr;
     for (const auto& size : check.sizes)
         if (!size.passed && !size.skipped && !failing_size) failing_size = &size;
-    check.passed = !failing && check.overwritten_inputs.empty() && check.input_independent.empty() && !failing_size;
+    check.passed = !failing && check.overwritten_inputs.empty() && check.input_independent.empty() && check.replayed.empty() && !failing_size;
     if (!check.overwritten_inputs.empty())
         check.summary = "FAIL: the kernel wrote to its input" + std::string(check.overwritten_inputs.size() > 1 ? "s " : " ") + "'" +
                         join(check.overwritten_inputs, "', '") + "', which the task declares read-only (role in)";
     else if (failing)
         check.summary = failing->summary;
+    else if (!check.replayed.empty())
+        check.summary = "FAIL: the timed launches left '" + join(check.replayed, "', '") +
+                        "' wrong, though both checked launches computed it: the kernel keeps an answer across launches "
+                        "(a cached result, or state in a global variable) instead of computing it each time, so its time is not its work";
+    else if (failing_size)  // before a second seed's finding: what failed at a size says more than what stayed the same
+        check.summary = "FAIL at size " + size_label(*failing_size) + ": " + without_verdict(failing_size->summary);
     else if (!check.input_independent.empty())
-        check.summary = "FAIL: '" + join(check.input_independent, "', '") +
-                        "' did not change when the inputs did (a second seed): the kernel does not compute it from them";
-    else if (failing_size)
-        check.summary = "FAIL at " + failing_size->sizes + (failing_size->seed > 1 ? " (seed " + std::to_string(failing_size->seed) + ")" : "") +
-                        ": " + failing_size->summary;
+        check.summary = "FAIL" + (check.input_independent_at.empty() ? std::string() : " at size " + check.input_independent_at) + ": '" +
+                        join(check.input_independent, "', '") +
+                        "' did not change when the inputs did (seeds 1 and 2): the kernel does not compute it from them";
     else if (leading)
         check.summary = leading->summary;
     else

@@ -5,9 +5,9 @@
 #include <optional>
 #include <vector>
 
-#include "client/check_report.hpp"
-#include "client/output_view.hpp"
-#include "spec/task_spec.hpp"
+#include "values/check_report.hpp"
+#include "values/output_view.hpp"
+#include "kernel_file/task_spec.hpp"
 #include "tasks/expected_outputs.hpp"
 #include "tasks/task_data.hpp"
 
@@ -25,6 +25,11 @@ struct RunCheckInput {
 // Checks every output and flags `in` buffers whose bytes changed. Throws InputError when a tolerance
 // expression does not evaluate.
 CheckReport check_run(const RunCheckInput& input);
+
+// The outputs that `check` passed but that the last timed launch (`timed_last`, by buffer index) left
+// wrong. Byte-equal outputs are taken as they are; the others are checked against the reference as the
+// first checked launch was, so a kernel whose float atomics add in another order is not blamed.
+std::vector<std::string> replayed_outputs(const RunCheckInput& checked, const CheckReport& check, const std::vector<HostBuffer>& timed_last);
 
 // The window's view of the task's primary output, by its presentation.
 OutputView primary_output_view(const RunCheckInput& input);

@@ -6,8 +6,14 @@ namespace kplay {
 std::array<uint32_t, 2> poison_patterns(ElementType type) {
     switch (type) {
         case ElementType::u8:
+        case ElementType::i8:
         case ElementType::i32:
-        case ElementType::u32: return {0x5A5A5A5Au, 0xA5A5A5A5u};
+        case ElementType::u32:
+        case ElementType::i64: return {0x5A5A5A5Au, 0xA5A5A5A5u};
+        // A byte type's element takes the word's low byte: every byte of the word is the same NaN.
+        case ElementType::fp8_e4m3: return {0x7F7F7F7Fu, 0xFFFFFFFFu};
+        case ElementType::fp8_e5m2: return {0x7E7E7E7Eu, 0xFDFDFDFDu};
+        case ElementType::bf16: return {0x7FC07FC0u, 0xFFC1FFC1u};
         // Each half of the word is a NaN, so every f16 element holds one whatever its position.
         case ElementType::f16: return {0x7E007E00u, 0xFE01FE01u};
         case ElementType::f32: return {0x7FC00000u, 0xFFC0DEADu};

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "base/expression.hpp"
-#include "spec/task_spec.hpp"
+#include "kernel_file/task_spec.hpp"
 
 namespace kplay {
 
@@ -28,6 +28,7 @@ struct HostBuffer {
     // floating-point types both are NaNs of the type's width.
     std::array<uint32_t, 2> poison{0, 0};
     bool prefilled = false;  // an output that starts from `data` (its declared init) at every launch, not from poison
+    bool constant = false;   // a kplay-constant: `data` goes into the module's __constant__ array of this name
     size_t bytes() const { return count * element_size(type); }
     bool is_output() const { return role == BufferRole::out || role == BufferRole::inout; }
     bool is_input() const { return role == BufferRole::in || role == BufferRole::inout; }

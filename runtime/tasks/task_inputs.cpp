@@ -16,7 +16,8 @@
 #include "base/content_hash.hpp"
 #include "base/error.hpp"
 #include "base/text.hpp"
-#include "spec/task_sizes.hpp"
+#include "kernel_file/task_sizes.hpp"
+#include "tasks/narrow_float.hpp"
 
 namespace kplay {
 
@@ -46,11 +47,26 @@ struct Wrapped {
 struct Half {
     uint16_t bits;
 };
+// bf16, fp8 e4m3 and e5m2: an encoding as narrow_float.hpp makes it, stored in the type's width.
+template <ElementType Type, typename Bits>
+struct Narrow {
+    Bits bits;
+    static constexpr ElementType type = Type;
+};
+template <typename T>
+struct is_narrow : std::false_type {};
+template <ElementType Type, typename Bits>
+struct is_narrow<Narrow<Type, Bits>> : std::true_type {};
 
 template <typename T>
 T to_element(double value) {
     if constexpr (std::is_same_v<T, Half>) {
         return Half{float_to_half(static_cast<float>(value))};
+    } else if constexpr (is_narrow<T>::value) {
+        return T{static_cast<decltype(T::bits)>(encode_narrow(T::type, value))};
+    } else if constexpr (std::is_same_v<T, int64_t>) {
+        // 2^63 itself does not fit: the largest double below it does.
+        return static_cast<int64_t>(std::clamp(std::round(value), -9223372036854775808.0, 9223372036854774784.0));
     } else if constexpr (std::is_floating_point_v<T>) {
         return static_cast<T>(value);
     } else {
@@ -87,6 +103,11 @@ void fill_typed(HostBuffer& buffer, Make make) {
         case ElementType::f16: fill_as<Half>(buffer.data, buffer.count, make); break;
         case ElementType::f32: fill_as<float>(buffer.data, buffer.count, make); break;
         case ElementType::f64: fill_as<double>(buffer.data, buffer.count, make); break;
+        case ElementType::i8: fill_as<int8_t>(buffer.data, buffer.count, make); break;
+        case ElementType::i64: fill_as<int64_t>(buffer.data, buffer.count, make); break;
+        case ElementType::bf16: fill_as<Narrow<ElementType::bf16, uint16_t>>(buffer.data, buffer.count, make); break;
+        case ElementType::fp8_e4m3: fill_as<Narrow<ElementType::fp8_e4m3, uint8_t>>(buffer.data, buffer.count, make); break;
+        case ElementType::fp8_e5m2: fill_as<Narrow<ElementType::fp8_e5m2, uint8_t>>(buffer.data, buffer.count, make); break;
     }
 }
 
@@ -95,6 +116,8 @@ std::pair<double, double> integer_range(ElementType type) {
         case ElementType::u8: return {0, 255};
         case ElementType::i32: return {-2147483648.0, 2147483647.0};
         case ElementType::u32: return {0, 4294967295.0};
+        case ElementType::i8: return {-128, 127};
+        case ElementType::i64: return {-9.2e18, 9.2e18};  // what an init's integer parameter may be
         default: return {-9007199254740992.0, 9007199254740992.0};  // floats hold integers exactly up to 2^53
     }
 }
@@ -107,6 +130,13 @@ double largest_below(double hi, ElementType type) {
         const float near = static_cast<float>(hi);
         return near < hi ? near : std::nextafter(near, -INFINITY);
     }
+    if (is_narrow_float(type)) {
+        const uint32_t bits = encode_narrow(type, hi);
+        if (decode_narrow(type, bits) < hi) return decode_narrow(type, bits);
+        const uint32_t sign = type == ElementType::bf16 ? 0x8000u : 0x80u;
+        if ((bits & (sign - 1)) == 0) return decode_narrow(type, sign | 1u);
+        return decode_narrow(type, (bits & sign) ? bits + 1 : bits - 1);
+    }
     uint16_t bits = float_to_half(static_cast<float>(hi));
     if (half_to_float(bits) < hi) return half_to_float(bits);
     if (bits == 0x0000) return half_to_float(0x8001);
@@ -115,6 +145,13 @@ double largest_below(double hi, ElementType type) {
 }
 
 // ---- Init rules
+
+std::string sizes_for_message(const NamedValues& values) {
+    std::vector<std::string> parts;
+    for (const auto& [name, value] : values) parts.push_back(name + "=" + std::to_string(value));
+    return join(parts);
+}
+
 
 struct FillRequest {
     const BufferSpec& spec;
@@ -196,7 +233,8 @@ void fill_iota(HostBuffer& buffer, const FillRequest& request) {
 void fill_constant(HostBuffer& buffer, const FillRequest& request) {
     expect_params(request, 1);
     if (request.spec.init.params.empty()) throw_init_error(request.spec, "give the value, like constant(1.5)");
-    const double value = init_param(request, 0, 0);
+    const auto special = non_finite_init(trim(request.spec.init.params[0]));
+    const double value = special ? *special : init_param(request, 0, 0);
     fill_typed(buffer, [&](size_t) { return value; });
 }
 
@@ -263,12 +301,13 @@ void fill_input(HostBuffer& buffer, const FillRequest& request, uint64_t run_see
     const int attempts = is_random(request.spec.init.kind) ? kFillAttempts : 1;
     for (int attempt = 0; attempt < attempts; ++attempt) {
         fill_once(buffer, request, fill_seed(request.spec, run_seed, index, attempt));
-        if (!all_zero(buffer.data)) return;
+        if (!all_zero(buffer.data) || request.spec.zeros_allowed) return;
     }
     throw InputError("input '" + buffer.name + "' would be all zeros (init=" + init_text(request.spec.init) +
-                     "): kplay never tests on zeros, since they hide unwritten outputs and ignored inputs; " +
+                     ") at " + sizes_for_message(request.values) +
+                     ": kplay never tests on zeros, since they hide unwritten outputs and ignored inputs; " +
                      (request.spec.init.kind == InitKind::image ? "give an image that is not all black"
-                                                                : "give values that are not all zero"));
+                                                                : "give values that are not all zero, or declare the input zeros=ok"));
 }
 
 // ---- Buffer lengths
@@ -280,12 +319,6 @@ int64_t evaluate_length(const BufferSpec& spec, const std::string& what, const s
     } catch (const InputError& error) {
         throw InputError("buffer '" + spec.name + "' " + what + " '" + expression + "': " + error.what());
     }
-}
-
-std::string sizes_for_message(const NamedValues& values) {
-    std::vector<std::string> parts;
-    for (const auto& [name, value] : values) parts.push_back(name + "=" + std::to_string(value));
-    return join(parts);
 }
 
 void size_buffer(HostBuffer& buffer, const BufferSpec& spec, const NamedValues& values) {
@@ -377,8 +410,9 @@ TaskData make_task_inputs(const TaskSpec& task, const std::vector<int64_t>& size
         buffer.name = spec.name;
         buffer.type = spec.type;
         buffer.role = spec.role;
+        buffer.constant = spec.constant;
         size_buffer(buffer, spec, data.values);
-        if (spec.is_input()) fill_input(buffer, FillRequest{spec, data.values, image}, seed, i);
+        if (spec.is_input() && !spec.prefill) fill_input(buffer, FillRequest{spec, data.values, image}, seed, i);
         if (spec.is_output() || spec.role == BufferRole::scratch) buffer.poison = poison_patterns(spec.type);
         if (spec.prefill) {  // an accumulator: its starting value, zero allowed
             buffer.data.assign(buffer.bytes(), 0);

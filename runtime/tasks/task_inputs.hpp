@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "base/image_io.hpp"
-#include "spec/task_sizes.hpp"
-#include "spec/task_spec.hpp"
+#include "kernel_file/task_sizes.hpp"
+#include "kernel_file/task_spec.hpp"
 #include "tasks/task_data.hpp"
 
 namespace kplay {

@@ -7,6 +7,7 @@
 
 #include "inspect/listing_diff.hpp"
 #include "inspect/ncu_report.hpp"
+#include "inspect/profiler.hpp"
 #include "inspect/ptx_listing.hpp"
 #include "inspect/ptxas_report.hpp"
 #include "inspect/sanitizer_report.hpp"
@@ -21,7 +22,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             const kplay::Listing ptx = kplay::parse_ptx(text, kernel_file);
             (void)ptx.instructions_by_line();
             (void)ptx.lines_of(27);
-            (void)kplay::ptx_entry_names(text);
             // The diff of the listing against half of itself exercises the edit search on real lines.
             const auto lines = kplay::comparable_lines(ptx);
             (void)kplay::diff_lines(lines, std::vector<std::string>(lines.begin(), lines.begin() + static_cast<long>(lines.size() / 2)), 200);
@@ -47,7 +47,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         }
         case 4: {
             std::string why;
-            if (auto summary = kplay::parse_ncu_details_csv(text, &why)) kplay::add_stalls_from_raw_csv(*summary, text);
+            if (auto summary = kplay::parse_ncu_details_csv(text, &why)) kplay::add_stalls_from_details(*summary);
             (void)kplay::explain_ncu_failure(text, 1);
             break;
         }

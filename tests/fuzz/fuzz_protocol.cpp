@@ -1,6 +1,6 @@
-// libFuzzer target: the worker protocol's frame decoders (client/frames.hpp FrameReader, fed through a
-// socket as the worker and its client read, and client/stream_frames.hpp StreamFrameReader, as a remote
-// worker's stream is read, inline zstd blobs included) and the JSON codec (client/codec.hpp). Input that
+// libFuzzer target: the worker protocol's frame decoders (protocol/frames.hpp FrameReader, fed through a
+// socket as the worker and its client read, and protocol/stream_frames.hpp StreamFrameReader, as a remote
+// worker's stream is read, inline zstd blobs included) and the JSON codec (values/codec.hpp). Input that
 // starts with the frame magic "KPW1" is a byte stream of frames for both; anything else is one JSON document, decoded
 // as each message body the codec knows. ProtocolError and nlohmann::json exceptions are the documented
 // failures; a decoded value is encoded again, as the worker would send it.
@@ -20,12 +20,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "client/codec.hpp"
-#include "client/frames.hpp"
-#include "client/protocol.hpp"
-#include "client/stream_frames.hpp"
+#include "values/codec.hpp"
+#include "protocol/frames.hpp"
+#include "protocol/protocol.hpp"
+#include "protocol/stream_frames.hpp"
 #include "compile/nvrtc_log.hpp"
-#include "spec/kernel_spec.hpp"
+#include "kernel_file/kernel_spec.hpp"
 
 namespace {
 

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "base/error.hpp"
-#include "spec/kernel_spec.hpp"
-#include "spec/task_declaration.hpp"
+#include "kernel_file/kernel_spec.hpp"
+#include "kernel_file/task_declaration.hpp"
 #include "sweep/sweep_space.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -17,7 +17,7 @@
 #include <thread>
 #include <vector>
 
-#include "remote/remote_target.hpp"
+#include "client/remote_target.hpp"
 #include "session/kernel_session.hpp"
 
 using namespace kplay;

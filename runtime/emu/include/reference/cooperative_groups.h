@@ -1,8 +1,5 @@
-// cooperative_groups.h for a host reference: the names a kernel file may mention outside a kernel's
-// body (`namespace cg = cooperative_groups;`, a helper taking `cg::thread_block&`), declared only.
+// cooperative_groups.h for a host reference: the emulated device's own (the names a kernel file
+// mentions outside its kernels' bodies, `namespace cg = cooperative_groups;` or a helper that takes a
+// cg::thread_block_tile<32>, must parse; the bodies that use them are blanked).
 #pragma once
-namespace cooperative_groups {
-class thread_block;
-class grid_group;
-template <unsigned Size, class Parent = void> class thread_block_tile;
-}  // namespace cooperative_groups
+#include "../cooperative_groups.h"

@@ -23,6 +23,7 @@
 #define __shared__
 
 #include "../kplay_vector_types.h"
+#include "../kplay_cuda_math_common.h"  // CUDA's min/max overloads and its own math functions, as under nvcc
 
 // One thread of one block, for the helpers that read them.
 inline constexpr uint3 threadIdx{0, 0, 0};

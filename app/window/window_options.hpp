@@ -1,0 +1,38 @@
+// What the window's command line asks for: the kernel and its inputs, where kernels run, and the
+// scripted actions that tests and scripts drive the window with (test_hooks.hpp carries them out).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kplay::window {
+
+// Actions taken once the first result is in, as the matching clicks would take them.
+struct TestHookOptions {
+    std::string screenshot;  // the window as PNG, `frames_after_result` frames after the results settle; then exit
+    int frames_after_result = 10;
+    std::string dump_state;               // what the window shows, as JSON, kept up to date
+    std::string tab;                      // the tab opened on the right: output, inside or sweep
+    std::string sweep_items;              // a sweep started after the first result (a kplay-sweep line's items)
+    int select_line = 0;                  // the source line selected in the Inside tab (0: none)
+    std::string diff_against;             // the Inside tab's diff: "previous" or a run number
+    bool find_fault = false;              // look for a GPU fault's line at once
+    bool profile = false;                 // profile the first good GPU run
+    std::vector<std::string> test_drops;  // paths dropped on the window after the first result
+    std::string test_debug;               // "BLOCK THREAD LINE [STEPS]": the Debug tab's Run to line, then Steps
+};
+
+struct WindowOptions {
+    std::string file, image, size;
+    double timeout = 5;
+    std::string remote, remote_command;
+    bool emulated = false, thorough = false;
+    TestHookOptions hooks;
+};
+
+// Reads the command line into `options`. Returns the exit status when the program ends here (--help,
+// or an option it cannot read, with CLI11's message), nothing when the window opens.
+std::optional<int> parse_window_options(int argc, char** argv, WindowOptions& options);
+
+}  // namespace kplay::window

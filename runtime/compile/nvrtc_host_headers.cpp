@@ -1,0 +1,234 @@
+// The stand-ins' texts. Values are glibc's on x86-64 Linux (the host nvcc would use there): `char` is
+// signed, `long` is 64 bits; where CCCL defines a header's names for NVRTC, its definitions are used.
+#include "compile/nvrtc_host_headers.hpp"
+
+#include "base/content_hash.hpp"
+
+namespace kplay {
+
+namespace {
+
+// nvcc's implicit includes: <sys/types.h>'s short unsigned names and <math.h>'s macros. INFINITY and NAN
+// are constant expressions, as glibc's are (NVRTC has __builtin_bit_cast but not __builtin_inff).
+constexpr const char* kPrelude = R"(#pragma once
+typedef unsigned int uint;
+typedef unsigned short ushort;
+typedef unsigned long ulong;
+#ifndef INFINITY
+#define INFINITY (__builtin_bit_cast(float, 0x7f800000u))
+#endif
+#ifndef NAN
+#define NAN (__builtin_bit_cast(float, 0x7fc00000u))
+#endif
+#ifndef HUGE_VALF
+#define HUGE_VALF INFINITY
+#endif
+#ifndef HUGE_VAL
+#define HUGE_VAL (__builtin_bit_cast(double, 0x7ff0000000000000ull))
+#endif
+#ifndef M_PI
+#define M_E 2.7182818284590452354
+#define M_LOG2E 1.4426950408889634074
+#define M_LOG10E 0.43429448190325182765
+#define M_LN2 0.69314718055994530942
+#define M_LN10 2.30258509299404568402
+#define M_PI 3.14159265358979323846
+#define M_PI_2 1.57079632679489661923
+#define M_PI_4 0.78539816339744830962
+#define M_1_PI 0.31830988618379067154
+#define M_2_PI 0.63661977236758134308
+#define M_2_SQRTPI 1.12837916709551257390
+#define M_SQRT2 1.41421356237309504880
+#define M_SQRT1_2 0.70710678118654752440
+#endif
+#ifndef EXIT_SUCCESS
+#define EXIT_SUCCESS 0
+#define EXIT_FAILURE 1
+#endif
+)";
+
+// CCCL defines the fixed-width types and their macros for NVRTC in the global namespace (int64_t is
+// long long there), and a kernel may include both <stdint.h> and <cuda/std/cstdint>: where CCCL is on
+// the path, its definitions are the ones, so the two never disagree.
+constexpr const char* kStdint = R"(#pragma once
+#if __has_include(<cuda/std/cstdint>)
+#include <cuda/std/cstdint>
+#else
+typedef signed char int8_t;
+typedef short int16_t;
+typedef int int32_t;
+typedef long long int64_t;
+typedef unsigned char uint8_t;
+typedef unsigned short uint16_t;
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+typedef int8_t int_least8_t;
+typedef int16_t int_least16_t;
+typedef int32_t int_least32_t;
+typedef int64_t int_least64_t;
+typedef uint8_t uint_least8_t;
+typedef uint16_t uint_least16_t;
+typedef uint32_t uint_least32_t;
+typedef uint64_t uint_least64_t;
+typedef int8_t int_fast8_t;
+typedef int16_t int_fast16_t;
+typedef int32_t int_fast32_t;
+typedef int64_t int_fast64_t;
+typedef uint8_t uint_fast8_t;
+typedef uint16_t uint_fast16_t;
+typedef uint32_t uint_fast32_t;
+typedef uint64_t uint_fast64_t;
+typedef int64_t intptr_t;
+typedef uint64_t uintptr_t;
+typedef int64_t intmax_t;
+typedef uint64_t uintmax_t;
+#define INT8_MIN (-128)
+#define INT16_MIN (-32767-1)
+#define INT32_MIN (-2147483647-1)
+#define INT64_MIN (-9223372036854775807LL-1)
+#define INT8_MAX (127)
+#define INT16_MAX (32767)
+#define INT32_MAX (2147483647)
+#define INT64_MAX (9223372036854775807LL)
+#define UINT8_MAX (255)
+#define UINT16_MAX (65535)
+#define UINT32_MAX (4294967295U)
+#define UINT64_MAX (18446744073709551615ULL)
+#define INTPTR_MIN INT64_MIN
+#define INTPTR_MAX INT64_MAX
+#define UINTPTR_MAX UINT64_MAX
+#define INTMAX_MIN INT64_MIN
+#define INTMAX_MAX INT64_MAX
+#define UINTMAX_MAX UINT64_MAX
+#define PTRDIFF_MIN INT64_MIN
+#define PTRDIFF_MAX INT64_MAX
+#define SIZE_MAX UINT64_MAX
+#define INT8_C(c) c
+#define INT16_C(c) c
+#define INT32_C(c) c
+#define INT64_C(c) c ## LL
+#define UINT8_C(c) c
+#define UINT16_C(c) c
+#define UINT32_C(c) c ## U
+#define UINT64_C(c) c ## ULL
+#endif
+)";
+
+constexpr const char* kCstdint = R"(#pragma once
+#include <stdint.h>
+namespace std {
+using ::int8_t; using ::int16_t; using ::int32_t; using ::int64_t;
+using ::uint8_t; using ::uint16_t; using ::uint32_t; using ::uint64_t;
+using ::int_least8_t; using ::int_least16_t; using ::int_least32_t; using ::int_least64_t;
+using ::uint_least8_t; using ::uint_least16_t; using ::uint_least32_t; using ::uint_least64_t;
+using ::int_fast8_t; using ::int_fast16_t; using ::int_fast32_t; using ::int_fast64_t;
+using ::uint_fast8_t; using ::uint_fast16_t; using ::uint_fast32_t; using ::uint_fast64_t;
+using ::intptr_t; using ::uintptr_t; using ::intmax_t; using ::uintmax_t;
+}
+)";
+
+// As for <stdint.h>: CCCL's <cuda/std/climits> defines these for NVRTC where it is on the path.
+constexpr const char* kLimits = R"(#pragma once
+#if __has_include(<cuda/std/climits>)
+#include <cuda/std/climits>
+#else
+#define CHAR_BIT 8
+#define SCHAR_MIN (-128)
+#define SCHAR_MAX 127
+#define UCHAR_MAX 255
+#define CHAR_MIN SCHAR_MIN
+#define CHAR_MAX SCHAR_MAX
+#define SHRT_MIN (-32768)
+#define SHRT_MAX 32767
+#define USHRT_MAX 65535
+#define INT_MIN (-2147483647-1)
+#define INT_MAX 2147483647
+#define UINT_MAX 4294967295U
+#define LONG_MIN (-9223372036854775807L-1)
+#define LONG_MAX 9223372036854775807L
+#define ULONG_MAX 18446744073709551615UL
+#define LLONG_MIN (-9223372036854775807LL-1)
+#define LLONG_MAX 9223372036854775807LL
+#define ULLONG_MAX 18446744073709551615ULL
+#endif
+)";
+
+constexpr const char* kFloat = R"(#pragma once
+#define FLT_RADIX 2
+#define FLT_MANT_DIG 24
+#define DBL_MANT_DIG 53
+#define FLT_DIG 6
+#define DBL_DIG 15
+#define FLT_MIN_EXP (-125)
+#define DBL_MIN_EXP (-1021)
+#define FLT_MAX_EXP 128
+#define DBL_MAX_EXP 1024
+#define FLT_MAX 3.40282346638528859811704183484516925e+38F
+#define DBL_MAX 1.79769313486231570814527423731704357e+308
+#define FLT_MIN 1.17549435082228750796873653722224568e-38F
+#define DBL_MIN 2.22507385850720138309023271733240406e-308
+#define FLT_EPSILON 1.19209289550781250000000000000000000e-7F
+#define DBL_EPSILON 2.22044604925031308084726333618164062e-16
+#define FLT_TRUE_MIN 1.40129846432481707092372958328991613e-45F
+#define DBL_TRUE_MIN 4.94065645841246544176568792868221372e-324
+)";
+
+constexpr const char* kStddef = R"(#pragma once
+#ifndef offsetof
+#define offsetof(type, member) ((size_t) & (((type*)0)->member))
+#endif
+)";
+
+constexpr const char* kCstddef = R"(#pragma once
+#include <stddef.h>
+namespace std {
+using ::size_t; using ::ptrdiff_t;
+typedef decltype(nullptr) nullptr_t;
+}
+)";
+
+// printf, malloc, free, memcpy, memset and assert are NVRTC's own; the headers need only exist.
+constexpr const char* kEmpty = "#pragma once\n";
+
+constexpr const char* kCstdio = "#pragma once\nnamespace std { using ::printf; }\n";
+constexpr const char* kCstdlib = "#pragma once\nnamespace std { using ::malloc; using ::free; using ::abs; using ::labs; using ::llabs; }\n";
+constexpr const char* kCstring = "#pragma once\nnamespace std { using ::memcpy; using ::memset; }\n";
+
+// CUDA's math functions are NVRTC's own, overloaded for float and double; <cmath> adds their std:: names.
+constexpr const char* kCmath = R"(#pragma once
+namespace std {
+using ::abs; using ::fabs; using ::sqrt; using ::cbrt; using ::hypot; using ::exp; using ::exp2; using ::expm1;
+using ::log; using ::log2; using ::log10; using ::log1p; using ::pow; using ::sin; using ::cos; using ::tan;
+using ::asin; using ::acos; using ::atan; using ::atan2; using ::sinh; using ::cosh; using ::tanh; using ::asinh;
+using ::acosh; using ::atanh; using ::erf; using ::erfc; using ::tgamma; using ::lgamma; using ::floor; using ::ceil;
+using ::round; using ::trunc; using ::rint; using ::nearbyint; using ::lround; using ::lrint; using ::llrint;
+using ::fmod; using ::remainder; using ::modf; using ::frexp; using ::ldexp; using ::scalbn; using ::ilogb;
+using ::logb; using ::fma; using ::fmin; using ::fmax; using ::fdim; using ::copysign; using ::nextafter;
+using ::nan; using ::isnan; using ::isinf; using ::isfinite; using ::signbit; using ::min; using ::max;
+}
+)";
+
+}  // namespace
+
+const std::vector<NvrtcHeader>& nvrtc_host_headers() {
+    static const std::vector<NvrtcHeader> headers = {
+        {kNvrtcHostPrelude, kPrelude},
+        {"stdint.h", kStdint},   {"cstdint", kCstdint},  {"inttypes.h", kStdint},
+        {"limits.h", kLimits},   {"climits", kLimits},   {"float.h", kFloat},   {"cfloat", kFloat},
+        {"stddef.h", kStddef},   {"cstddef", kCstddef},  {"stdio.h", kEmpty},   {"cstdio", kCstdio},
+        {"stdlib.h", kEmpty},    {"cstdlib", kCstdlib},  {"string.h", kEmpty},  {"cstring", kCstring},
+        {"assert.h", kEmpty},    {"cassert", kEmpty},    {"math.h", kEmpty},    {"cmath", kCmath},
+    };
+    return headers;
+}
+
+const std::string& nvrtc_host_headers_hash() {
+    static const std::string hash = [] {
+        std::string all;
+        for (const NvrtcHeader& header : nvrtc_host_headers()) (all += header.name) += header.text;
+        return hash_hex(all).substr(0, 16);
+    }();
+    return hash;
+}
+
+}  // namespace kplay

@@ -1,0 +1,191 @@
+// Checked launches, then warm-ups and timed repeats, on any Device.
+#include "device/runner.hpp"
+
+#include <chrono>
+#include <memory>
+
+#include "device/constant_fill.hpp"
+#include "plan/argument_binding.hpp"
+
+namespace kplay {
+
+namespace {
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::vector<BufferShape> shapes_of(const TaskData& data) {
+    std::vector<BufferShape> shapes;
+    for (const HostBuffer& buffer : data.buffers) shapes.push_back({buffer.name, buffer.type, buffer.bytes()});
+    return shapes;
+}
+
+// A set of the task's buffers with the inputs written, and each launch's arguments pointing into it.
+struct BufferSet {
+    std::unique_ptr<DeviceBuffers> buffers;
+    std::vector<std::vector<BoundArgument>> arguments;  // by launch
+    std::vector<std::vector<void*>> pointers;           // by launch, into `arguments`
+    std::vector<DeviceLaunch> launches;                 // the sequence, pointing into `pointers`
+    std::vector<std::unique_ptr<TensorMapBytes>> tensor_maps;  // TMA descriptors over these buffers
+};
+
+BufferSet make_set(Device& device, const std::vector<PlannedLaunch>& sequence, const TaskData& data, GuardEdge edge) {
+    BufferSet set;
+    set.buffers = device.allocate(shapes_of(data), edge);
+    for (size_t i = 0; i < data.buffers.size(); ++i)
+        if (data.buffers[i].is_input()) set.buffers->write(i, data.buffers[i].data.data(), data.buffers[i].bytes());
+    for (const PlannedLaunch& planned : sequence)
+        set.arguments.push_back(with_addresses(planned.plan->arguments, [&](size_t index) { return set.buffers->address(index); }));
+    for (auto& arguments : set.arguments) set.pointers.push_back(argument_pointers(arguments));
+    // A descriptor holds its buffer's address, so each set has its own; the kernel gets its 128 bytes.
+    for (size_t i = 0; i < sequence.size(); ++i)
+        for (const TensorMapPlan& map : sequence[i].plan->tensor_maps) {
+            set.tensor_maps.push_back(std::make_unique<TensorMapBytes>(
+                device.encode_tensor_map(map, set.buffers->address(static_cast<size_t>(map.buffer)))));
+            set.pointers[i].at(map.argument) = set.tensor_maps.back()->bytes;
+        }
+    for (size_t i = 0; i < sequence.size(); ++i)
+        set.launches.push_back({sequence[i].kernel, &sequence[i].plan->launch, &set.pointers[i], sequence[i].name});
+    return set;
+}
+
+// Outputs get the launch's poison; inout buffers their initial content again (the kernel reads them).
+void prepare_outputs(const TaskData& data, const std::vector<std::vector<unsigned char>>& initial, BufferSet& set, int launch_index) {
+    for (size_t i = 0; i < data.buffers.size(); ++i) {
+        const HostBuffer& buffer = data.buffers[i];
+        if (buffer.role == BufferRole::inout || buffer.prefilled) set.buffers->write(i, initial[i].data(), initial[i].size());
+        else if (buffer.role == BufferRole::out || buffer.role == BufferRole::scratch) set.buffers->fill(i, buffer.poison[static_cast<size_t>(launch_index % 2)]);
+    }
+}
+
+// What a guard zone's overrun means: the GPU did not fault, so the kernel's line is found by running
+// the launch again on the emulated device, which does.
+LaunchOutcome overrun_failure(const HostBuffer& buffer, size_t past, const std::vector<PlannedLaunch>& sequence) {
+    LaunchOutcome failure;
+    failure.ok = false;
+    failure.error_code = ErrorCode::out_of_bounds_write;
+    const std::string kernels = sequence.size() == 1 ? sequence[0].name : "the launches";
+    failure.error = kernels + " wrote past the end of '" + buffer.name + "' (" + std::to_string(buffer.bytes()) + " bytes): up to " +
+                    std::to_string(past) + " bytes beyond it. The GPU did not fault, because the write stayed inside the allocation.";
+    failure.fault.overrun = true;
+    failure.fault.explanation = "A thread wrote past the end of a buffer without a fault: the GPU hands out memory in large pieces.";
+    failure.fault.hint = "A thread whose index is past the data must skip its work: test the index against the size (e.g. `if (i < n)`) "
+                         "before it is used. Find the line runs the same launch on the emulated device, which stops at the write.";
+    return failure;
+}
+
+void keep_messages(const LaunchOutcome& outcome, RunnerResult& result) {
+    result.printf_lines = outcome.printf_lines;
+    result.printf_dropped = outcome.printf_dropped;
+    result.warnings = outcome.warnings;
+}
+
+}  // namespace
+
+RunnerResult run_launches(Device& device, const std::vector<PlannedLaunch>& sequence, TaskData& data, const RunnerSettings& settings) {
+    RunnerResult result;
+    std::vector<LoadedKernel*> kernels;
+    for (const PlannedLaunch& planned : sequence) {
+        device.prepare(*planned.kernel, planned.plan->launch);
+        kernels.push_back(planned.kernel);
+    }
+    write_constants(device, kernels, data);  // the task's __constant__ arrays, at this run's sizes
+    size_t input_bytes = 0;
+    for (const HostBuffer& buffer : data.buffers)
+        if (buffer.is_input()) input_bytes += buffer.bytes();
+    result.copies = settings.timed && device.times_repeats() ? device.input_copies(input_bytes, settings.rotate_inputs) : 1;
+
+    const auto h2d_start = std::chrono::steady_clock::now();
+    std::vector<BufferSet> sets;
+    sets.push_back(make_set(device, sequence, data, GuardEdge::end));
+    for (int copy = 1; copy < result.copies; ++copy) sets.push_back(make_set(device, sequence, data, GuardEdge::end));
+    // The second checked launch: the other guard edge, or a rotated copy, which must compute the same.
+    if (device.places_edges()) sets.push_back(make_set(device, sequence, data, GuardEdge::start));
+    BufferSet& second = sets.size() > 1 ? sets[device.places_edges() ? sets.size() - 1 : 1] : sets[0];
+    result.h2d_ms = ms_since(h2d_start);
+
+    // inout buffers: what they held before any launch (their TaskData bytes become the output).
+    std::vector<std::vector<unsigned char>> initial(data.buffers.size());
+    for (size_t i = 0; i < data.buffers.size(); ++i)
+        if (data.buffers[i].role == BufferRole::inout || data.buffers[i].prefilled) initial[i] = data.buffers[i].data;
+    std::vector<double> checked_ms;
+    result.first.resize(data.buffers.size());
+    result.inputs_after.resize(data.buffers.size());
+    for (int launch_index = 0; launch_index < 2; ++launch_index) {
+        BufferSet& set = launch_index == 0 ? sets[0] : second;
+        prepare_outputs(data, initial, set, launch_index);
+        const LaunchOutcome outcome = device.launch(set.launches, *set.buffers);
+        keep_messages(outcome, result);
+        if (launch_index == 0) {
+            result.races = outcome.races;
+            result.writers = outcome.writers;
+            result.writes = outcome.writes;
+            result.line_access = outcome.line_access;
+        }
+        if (!outcome.ok) {
+            result.failure = outcome;
+            return result;
+        }
+        checked_ms.push_back(outcome.ms);
+        const auto d2h_start = std::chrono::steady_clock::now();
+        for (size_t i = 0; i < data.buffers.size(); ++i) {
+            HostBuffer& buffer = data.buffers[i];
+            if (buffer.is_output()) {
+                std::vector<unsigned char> bytes(buffer.bytes());
+                set.buffers->read(i, bytes.data(), bytes.size());
+                if (launch_index == 0) {
+                    result.first[i] = buffer;
+                    result.first[i].data = std::move(bytes);
+                } else {
+                    buffer.data = std::move(bytes);
+                }
+            } else if (launch_index == 1 && buffer.is_input()) {
+                result.inputs_after[i].resize(buffer.bytes());
+                set.buffers->read(i, result.inputs_after[i].data(), buffer.bytes());
+            }
+        }
+        if (launch_index == 1) result.d2h_ms = ms_since(d2h_start);
+        // A write past a buffer's end that did not fault (a missing bounds check, mostly) is a failure too.
+        if (launch_index == 0)
+            for (size_t i = 0; i < data.buffers.size(); ++i)
+                if (const size_t past = set.buffers->overrun(i)) {
+                    result.failure = overrun_failure(data.buffers[i], past, sequence);
+                    return result;
+                }
+    }
+
+    result.timing = summarize_timings(checked_ms);
+    if (!settings.timed || !device.times_repeats()) return result;
+    if (settings.after_checked) settings.after_checked(result);
+    const ClockReading clocks_before = device.read_clocks();
+    const auto timed_start = std::chrono::steady_clock::now();
+    result.warmup = std::max(0, settings.warmup);
+    for (int i = 0; i < result.warmup; ++i) {
+        BufferSet& set = sets[static_cast<size_t>(i % result.copies)];
+        prepare_outputs(data, initial, set, i);
+        device.launch(set.launches, *set.buffers);
+    }
+    std::vector<double> samples;
+    for (int i = 0; i < std::max(1, settings.repeat); ++i) {
+        BufferSet& set = sets[static_cast<size_t>(i % result.copies)];
+        prepare_outputs(data, initial, set, i);
+        result.l2_flushed = device.before_timed_launch(settings.flush_l2);
+        samples.push_back(device.launch(set.launches, *set.buffers).ms);
+    }
+    result.timing = summarize_timings(samples);
+    result.timed_ms = ms_since(timed_start);
+    result.conditions = timing_conditions(clocks_before, device.read_clocks());
+    if (settings.keep_timed_outputs) {
+        BufferSet& last = sets[static_cast<size_t>((std::max(1, settings.repeat) - 1) % result.copies)];
+        result.timed_last.resize(data.buffers.size());
+        for (size_t i = 0; i < data.buffers.size(); ++i)
+            if (data.buffers[i].is_output()) {
+                result.timed_last[i] = data.buffers[i];
+                last.buffers->read(i, result.timed_last[i].data.data(), result.timed_last[i].data.size());
+            }
+    }
+    return result;
+}
+
+}  // namespace kplay

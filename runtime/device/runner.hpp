@@ -1,0 +1,71 @@
+// One runner for both devices: two checked launches with different poison, then (timed runs) the
+// warm-ups and timed repeats. A launch here is the task's whole sequence of kernels (kplay-launch).
+//
+// Before each checked launch every output is filled with one of its two poison patterns (inout buffers
+// get their input back instead), so an element the kernel never writes holds poison[0] after the first
+// and poison[1] after the second and can never pass. On the emulated device the two launches use
+// buffers placed against their guard pages at opposite edges, so an overrun and an underrun are both
+// caught exactly. After them the inputs are read back: a kernel that writes an `in` buffer is flagged.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "base/timing_stats.hpp"
+#include "device/device.hpp"
+#include "plan/plan.hpp"
+#include "tasks/task_data.hpp"
+
+namespace kplay {
+
+struct RunnerResult;
+
+struct RunnerSettings {
+    bool timed = true;  // warm-ups and repeats after the checked launches (where the device times repeats)
+    int warmup = 3;
+    int repeat = 20;
+    bool flush_l2 = true;
+    bool rotate_inputs = false;  // inputs that fit in L2 rotate through copies between timed launches
+    // Read each output back after the last timed launch (outside the timed region), so the check can see
+    // that the timed launches computed what the checked ones did: their outputs were poisoned before each.
+    bool keep_timed_outputs = false;
+    // Called after the two checked launches, before any warm-up, with the outputs read back and
+    // `timing` summarising the checked launches: a progressive run shows that result at once.
+    std::function<void(const RunnerResult&)> after_checked;
+};
+
+struct RunnerResult {
+    LaunchOutcome failure;  // ok unless a launch failed (a fault the device reports as a value)
+    // By buffer index: each output as the first checked launch left it (inputs left empty). The second
+    // launch's outputs are written into the TaskData's buffers.
+    std::vector<HostBuffer> first;
+    std::vector<std::vector<unsigned char>> inputs_after;  // by index: each input after the launches
+    std::vector<HostBuffer> timed_last;  // by index: each output after the last timed launch (keep_timed_outputs)
+    TimingStats timing;
+    int warmup = 0;
+    int copies = 1;
+    bool l2_flushed = false;
+    double h2d_ms = 0, d2h_ms = 0;
+    double timed_ms = 0;  // the warm-ups and timed repeats, flushes included (wall time)
+    TimingConditions conditions;  // the clocks before the warm-ups and after the last repeat (timed runs)
+    std::vector<std::string> printf_lines, warnings;
+    size_t printf_dropped = 0;
+    std::vector<Race> races;  // the first checked launch's (a tracked emulated launch)
+    std::vector<ElementWriter> writers;
+    std::vector<BufferWrites> writes;
+    std::vector<LineAccessProfile> line_access;
+};
+
+// One launch of a run's sequence, as planned.
+struct PlannedLaunch {
+    LoadedKernel* kernel = nullptr;
+    const LaunchPlan* plan = nullptr;
+    std::string name;  // the kernel's name expression
+};
+
+// The launches run back to back wherever the runner says "launch": each checked launch, warm-up and
+// timed repeat is the whole sequence, timed as one.
+RunnerResult run_launches(Device& device, const std::vector<PlannedLaunch>& launches, TaskData& data, const RunnerSettings& settings);
+
+}  // namespace kplay

@@ -1,0 +1,3 @@
+// cooperative_groups/memcpy_async.h for a host reference: the emulated device's, as cooperative_groups.h.
+#pragma once
+#include "../../cooperative_groups.h"

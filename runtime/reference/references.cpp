@@ -1,0 +1,54 @@
+// Dispatching to a task's reference, and keeping what it computed.
+#include "reference/references.hpp"
+
+#include "base/content_hash.hpp"
+#include "base/text.hpp"
+#include "reference/builtin_references.hpp"
+
+namespace kplay {
+
+namespace {
+
+// What identifies a reference's outputs, besides the inputs: which reference, and the code it runs.
+std::string reference_key(const ReferenceContext& context) {
+    const ReferenceSpec& reference = context.spec->task.reference;
+    ContentHasher key;
+    key.add(spec_name(reference.kind)).add(spec_name(reference.builtin));
+    if (reference.kind != ReferenceKind::builtin) {
+        key.add(*context.source).add(reference.function).add(reference.file).add(reference.kernel);
+        for (const auto& [name, value] : context.spec->defines) key.add(name).add(value);
+        if (reference.kind == ReferenceKind::kernel) key.add(kernel_reference_code(context));
+    }
+    return key.hex();
+}
+
+std::string describe(const ReferenceSpec& reference) {
+    switch (reference.kind) {
+        case ReferenceKind::builtin: return "kplay's built-in reference";
+        case ReferenceKind::host: return "host function " + reference.function + " (sandboxed)";
+        case ReferenceKind::kernel: return "trusted kernel " + reference.kernel + " in " + reference.file + " (emulated CPU device)";
+    }
+    return "reference";
+}
+
+}  // namespace
+
+ReferenceResult References::expected(const ReferenceContext& context, const TaskData& data, const ReferenceProgress& progress) {
+    const ReferenceSpec& reference = context.spec->task.reference;
+    ReferenceResult result;
+    result.description = describe(reference);
+    const auto lookup = cache_.get(reference_key(context) + "|" + data.identity, [&] {
+        switch (reference.kind) {
+            case ReferenceKind::builtin: return builtin_reference(reference.builtin, context.spec->task, data, progress);
+            case ReferenceKind::host: return run_host_reference(context, data, progress);
+            case ReferenceKind::kernel: return run_kernel_reference(context, data);
+        }
+        throw ReferenceError("Unknown kind of reference.");
+    });
+    result.expected = lookup.reference;
+    result.ms = lookup.compute_ms;
+    result.cached = lookup.cached;
+    return result;
+}
+
+}  // namespace kplay

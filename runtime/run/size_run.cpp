@@ -1,0 +1,160 @@
+// The steps of one size, each handing its value to the next.
+#include "run/size_run.hpp"
+
+#include "device/constant_fill.hpp"
+#include "tasks/task_check.hpp"
+
+namespace kplay {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
+
+// The shared-memory opt-in first: occupancy counts with it.
+Occupancy occupancy_of(const SizeContext& context, const LaunchConfig& launch) {
+    context.device.prepare(context.kernels.first(), launch);
+    return context.device.occupancy(context.kernels.first(), launch);
+}
+
+ReferenceResult expected_outputs(const SizeContext& context, const TaskData& data, const LaunchPlan& plan) {
+    ReferenceContext reference;
+    reference.spec = &context.file.spec;
+    reference.source = &context.file.reference_source;
+    reference.path = context.request.kernel_path;
+    reference.plan = &plan;
+    reference.function = &context.kernels.first().attributes;
+    reference.request = &context.request;
+    reference.emu_include_dir = context.services.config.emu_include_dir;
+    reference.kernels_include_dir = context.services.config.kernels_include_dir;
+    reference.cache_dir = context.services.config.cache_dir;
+    return context.services.references.expected(reference, data,
+                                                [&](double fraction) { context.services.report_progress(Phase::cpu, fraction); });
+}
+
+// The sequence the runner launches: the first plan, then the following ones.
+std::vector<PlannedLaunch> sequence(const SizeContext& context, const SizePlan& plan) {
+    std::vector<PlannedLaunch> launches{{&context.kernels.first(), &plan.first, context.source.name()}};
+    for (size_t i = 0; i < plan.following.size(); ++i) {
+        const std::string& kernel = context.file.spec.following[i].kernel;
+        launches.push_back({&context.kernels.named(kernel), &plan.following[i], kernel});
+    }
+    return launches;
+}
+
+RunCheckInput check_input(const SizeContext& context, const SizeRun& run, const RunnerResult& launches) {
+    return {&context.file.spec.task, &*run.data, &launches.first, run.reference->expected.get(), &launches.inputs_after,
+            context.source.tolerance()};
+}
+
+CheckReport check_outputs(const SizeContext& context, const SizeRun& run, const RunnerResult& launches) {
+    context.services.report_progress(Phase::cpu);
+    return check_run(check_input(context, run, launches));
+}
+
+// The task's __constant__ arrays go into every kernel's module before the reference runs: writing one
+// checks its length against the module's array, so a declaration that disagrees is that message, not a
+// reference failing on an array of another size. The runner writes them again before its launches.
+void fill_constants(const SizeContext& context, const SizeRun& run) {
+    std::vector<LoadedKernel*> kernels;
+    for (const PlannedLaunch& launch : sequence(context, *run.plan)) kernels.push_back(launch.kernel);
+    write_constants(context.device, kernels, *run.data);
+}
+
+// The launches, then the check: right after the checked launches when the caller hears of them, else
+// after the timed repeats.
+void launch_and_check(const SizeContext& context, const SizeSettings& settings, SizeRun& run) {
+    run.stage = Stage::run;
+    // The emulated device's launches are CPU work with a budget of their own (emulated_time_budget), not
+    // the GPU's watchdog limit.
+    context.services.report_progress(context.device.emulated() ? Phase::cpu : Phase::gpu);
+    RunnerSettings runner = settings.runner;
+    if (settings.after_checked)
+        runner.after_checked = [&](const RunnerResult& checked) {
+            const Clock::time_point read_back = Clock::now();
+            run.stage = Stage::check;
+            run.check = check_outputs(context, run, checked);
+            settings.after_checked(run, checked, read_back);
+        };
+    run.launches = run_launches(context.device, sequence(context, *run.plan), *run.data, runner);
+    if (!run.launches->failure.ok) return;
+    run.stage = Stage::check;
+    if (!run.check) run.check = check_outputs(context, run, *run.launches);
+    // The timed launches must have computed what the checked ones did (no answer replayed from before).
+    if (!run.launches->timed_last.empty()) {
+        run.check->replayed = replayed_outputs(check_input(context, run, *run.launches), *run.check, run.launches->timed_last);
+        if (!run.check->replayed.empty()) conclude_check(*run.check);
+    }
+}
+
+// The window shows an input image from RGB planes, whichever layout the kernel reads.
+std::vector<unsigned char> planar_rgb(const std::vector<unsigned char>& bytes, ImageLayout layout) {
+    if (layout == ImageLayout::planar) return bytes;
+    const size_t pixels = layout == ImageLayout::gray ? bytes.size() : bytes.size() / 3;
+    std::vector<unsigned char> planes(3 * pixels);
+    for (size_t p = 0; p < pixels; ++p)
+        for (size_t c = 0; c < 3; ++c) planes[c * pixels + p] = layout == ImageLayout::gray ? bytes[p] : bytes[3 * p + c];
+    return planes;
+}
+
+}  // namespace
+
+RunnerSettings runner_settings(const RunRequest& request, bool timed) {
+    RunnerSettings settings;
+    settings.timed = timed;
+    settings.warmup = request.warmup;
+    settings.repeat = request.repeat;
+    settings.flush_l2 = request.flush_l2;
+    settings.rotate_inputs = request.rotate_inputs;
+    settings.keep_timed_outputs = timed;
+    return settings;
+}
+
+SizeRun run_size(const SizeContext& context, const SizeSettings& settings) {
+    SizeRun run;
+    try {
+        context.services.report_progress(Phase::cpu);
+        const Clock::time_point inputs_start = Clock::now();
+        run.data = context.services.inputs.get(context.file.spec.task, settings.inputs, context.device.emulated(), context.request.bench_sizes);
+        run.inputs_ms = ms_since(inputs_start);
+
+        run.stage = Stage::launch;
+        try {
+            run.plan = context.source.plan(*run.data, context.kernels, context.device);
+        } catch (const ArgumentsRejected& rejected) {
+            run.unbound = rejected.plan();
+            throw;
+        }
+        if (settings.occupancy) run.occupancy = occupancy_of(context, run.plan->first.launch);
+        fill_constants(context, run);
+
+        run.stage = Stage::reference;
+        run.reference = expected_outputs(context, *run.data, run.plan->first);
+
+        launch_and_check(context, settings, run);
+    } catch (...) {
+        run.stopped = std::current_exception();
+    }
+    return run;
+}
+
+OutputView output_view(const SizeContext& context, const SizeRun& run, const RunnerResult& launches) {
+    OutputView view = primary_output_view(check_input(context, run, launches));
+    const TaskSpec& task = context.file.spec.task;
+    if (!task.has_image_input()) return view;
+    const TaskData& data = *run.data;
+    for (size_t i = 0; i < data.buffers.size(); ++i) {
+        const HostBuffer& buffer = data.buffers[i];
+        const BufferSpec& spec = task.buffers[i];
+        if (!buffer.is_input() || spec.init.kind != InitKind::image) continue;
+        view.input_identity = data.identity;
+        view.input_w = static_cast<int>(data.values.at("w"));
+        view.input_h = static_cast<int>(data.values.at("h"));
+        if (data.identity != context.request.known_input) view.input = planar_rgb(buffer.data, spec.init.layout);
+        break;
+    }
+    return view;
+}
+
+}  // namespace kplay

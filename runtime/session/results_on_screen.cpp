@@ -1,0 +1,47 @@
+// Which result is drawn, which is read, and when the drawn arrays change.
+#include "session/results_on_screen.hpp"
+
+namespace kplay {
+
+void ResultsOnScreen::fill_known_input(OutputView& view) const {
+    if (shown_ && view.input.empty() && !view.input_identity.empty() &&
+        view.input_identity == shown_->view.input_identity)
+        view.input = shown_->view.input;
+}
+
+void ResultsOnScreen::show_partial(RunReport report) {
+    shown_partial_ = false;
+    if (report.ok() && report.view.drawable()) {
+        shown_ = report;
+        stale_ = false;
+        shown_partial_ = true;
+        ++version_;
+    }
+    set_last(std::move(report));
+}
+
+void ResultsOnScreen::show(RunReport report, const RunRequest& request, bool same_view) {
+    if (report.ok() && report.view.drawable()) {
+        shown_ = report;
+        stale_ = false;
+        shown_partial_ = false;
+        if (!same_view) ++version_;  // the same arrays: nothing to upload again
+    } else if (shown_) {
+        stale_ = true;  // keep the last good output visible, marked stale
+    }
+    set_last(std::move(report));
+    last_request_ = request;
+}
+
+void ResultsOnScreen::set_last(RunReport report) {
+    // last_ is read for numbers and diagnostics only: the arrays live in shown_, not copied twice.
+    last_ = std::move(report);
+    last_->view = OutputView{last_->view.kind, last_->view.buffer};
+}
+
+void ResultsOnScreen::update_each(const std::function<void(RunReport&)>& change) {
+    if (last_) change(*last_);
+    if (shown_) change(*shown_);
+}
+
+}  // namespace kplay

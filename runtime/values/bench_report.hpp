@@ -1,0 +1,48 @@
+// The bench table: kernels beside their ceilings (copy bandwidth, cuBLAS), as text and as JSON.
+//
+// Kept apart from the command so its layout and JSON are tested without a GPU.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "values/datasheet.hpp"
+#include "values/run_report.hpp"
+
+namespace kplay {
+
+struct BenchRow {
+    std::string name;        // the file as given, or the baseline's id (cublas-fp32, cublas-tf32)
+    bool baseline = false;
+    RunReport report;
+};
+
+struct BenchSummary {
+    std::string device;
+    double copy_ceiling_gbps = 0;       // the device's, as measured in this run (0 when no row needed it)
+    double read_only_ceiling_gbps = 0;  // likewise, for tasks that only read (a reduction)
+    double cublas_fp32_gflops = 0;  // 0 when there is no cuBLAS row
+    std::string cublas_note;        // why there is none
+    int warmup = 0, repeat = 0;
+    bool l2_flush = true;
+    bool emulated = false;          // the emulated CPU device: no ceilings, and times that say nothing of a GPU
+    std::vector<BenchRow> rows;     // baselines first, then the files in the order given
+    std::optional<DatasheetPeaks> datasheet;  // the vendor's peaks for this GPU, when kplay knows them
+};
+
+// The percentage a row is judged by: its task's ceiling (copy or read-only bandwidth, measured in the
+// same run), or for GEMM-like tasks the cuBLAS fp32 row of this table (or, for one at other sizes, cuBLAS
+// on its own inputs); 0 for the TF32 baseline, which is a different ceiling, and on the emulated device.
+double bench_percent(const BenchSummary& summary, const BenchRow& row);
+
+// The percentage of the vendor's datasheet peak: bandwidth against its memory bandwidth, flop rates
+// against its fp32 peak (the cuBLAS TF32 row against its TF32 peak); 0 without a datasheet.
+double bench_datasheet_percent(const BenchSummary& summary, const BenchRow& row);
+
+// Fixed-width table; the same rows always give the same layout.
+std::string format_bench_table(const BenchSummary& summary);
+nlohmann::json bench_json(const BenchSummary& summary);
+
+}  // namespace kplay
