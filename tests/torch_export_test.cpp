@@ -6,10 +6,13 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "base/error.hpp"
+#include "base/text.hpp"
 #include "export/python_expression.hpp"
+#include "export/standalone_source.hpp"
 #include "export/torch_export.hpp"
 #include "kernel_file/source_scan.hpp"
 #include "kernel_file/task_sizes.hpp"
@@ -259,4 +262,39 @@ TEST(TorchExport, AWrongTorchLineNamesTheBuffer) {
         [&] { kplay::prepare_torch_export(path, source, spec, {}, {}); });
     EXPECT_TRUE(contains(message, "vadd.cu:")) << message;
     EXPECT_TRUE(contains(message, "'a' is not an output of the task (its outputs: c)")) << message;
+}
+
+// The export leaves the host reference out, with the #ifdef KPLAY_REFERENCE that held it and the #endif
+// that closed it: every shipped kernel file's standalone source opens and closes as many conditionals as
+// it did (an #endif left behind stopped nvcc in PyTorch's load_inline). An #else branch is kept, opened
+// as an #if of its own.
+TEST(TorchExport, TheStandaloneSourceKeepsItsConditionalsBalanced) {
+    auto count = [](const std::string& text, int& opened, int& closed) {
+        opened = closed = 0;
+        for (std::string_view line : kplay::split_lines(text)) {
+            const std::string t = kplay::trim(line);
+            if (t.rfind("#if", 0) == 0) ++opened;
+            if (t.rfind("#endif", 0) == 0) ++closed;
+        }
+    };
+    int files = 0, with_reference = 0;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(kplay::test::kernels_dir())) {
+        if (entry.path().extension() != ".cu") continue;
+        const std::string source = kplay::read_source_file(entry.path());
+        const std::string standalone = kplay::standalone_kernel_source(source, entry.path(), {});
+        int opened = 0, closed = 0;
+        count(standalone, opened, closed);
+        EXPECT_EQ(opened, closed) << entry.path();
+        EXPECT_EQ(standalone.find("KPLAY_REFERENCE"), std::string::npos) << entry.path();
+        with_reference += source.find("#ifdef KPLAY_REFERENCE") != std::string::npos;
+        ++files;
+    }
+    EXPECT_GT(files, 50);
+    EXPECT_GT(with_reference, 5);
+    const std::string with_else = "__global__ void k(float* y) { y[0] = 1; }\n#ifdef KPLAY_REFERENCE\nvoid ref(float* y) { y[0] = 1; }\n"
+                                  "#else\nint device_side = 1;\n#endif\n";
+    const std::string kept = kplay::standalone_kernel_source(with_else, "/tmp/k.cu", {});
+    EXPECT_EQ(kept.find("void ref"), std::string::npos) << kept;
+    EXPECT_NE(kept.find("#if 1"), std::string::npos) << kept;
+    EXPECT_NE(kept.find("int device_side = 1;\n#endif"), std::string::npos) << kept;
 }

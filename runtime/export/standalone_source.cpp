@@ -1,6 +1,7 @@
 // Quoted includes inlined, the host reference left out.
 #include "export/standalone_source.hpp"
 
+#include <cctype>
 #include <set>
 #include <sstream>
 
@@ -42,6 +43,19 @@ bool is_pragma_once(std::string_view line) {
     return words == "pragmaonce";
 }
 
+// "endif", "else" or "elif" for a line that is that preprocessor directive; empty otherwise.
+std::string closing_directive(std::string_view line) {
+    std::string text = trim(line);
+    if (text.empty() || text[0] != '#') return "";
+    text = trim(text.substr(1));
+    for (const char* word : {"endif", "else", "elif"}) {
+        const size_t n = std::char_traits<char>::length(word);
+        if (text.compare(0, n, word) == 0 && (text.size() == n || (!std::isalnum(static_cast<unsigned char>(text[n])) && text[n] != '_')))
+            return word;
+    }
+    return "";
+}
+
 void inline_text(std::string_view source, const fs::path& path, const std::vector<fs::path>& search, int depth,
                  std::set<fs::path>& seen, std::ostringstream& out) {
     if (depth > kMaxDepth) throw InputError(path.string() + ": headers nest more than " + std::to_string(kMaxDepth) + " deep");
@@ -49,7 +63,15 @@ void inline_text(std::string_view source, const fs::path& path, const std::vecto
     const auto lines = split_lines(source);
     for (size_t i = 0; i < lines.size(); ++i) {
         if (i + 1 < reference.size() && reference[i + 1]) continue;  // the host reference's part
-        const std::string line(lines[i]);
+        std::string line(lines[i]);
+        // The directive that ends the reference's branch: its #if went with the branch, so an #endif goes
+        // too, and an #else or #elif opens the branch kept (as an #if of its own, closed by that #endif).
+        if (i < reference.size() && reference[i]) {
+            const std::string directive = closing_directive(line);
+            if (directive == "endif") continue;
+            if (directive == "else") line = "#if 1  // (kplay's export: the #else of a KPLAY_REFERENCE branch)";
+            if (directive == "elif") line = "#if " + trim(line.substr(line.find("elif") + 4));
+        }
         if (depth > 0 && is_pragma_once(line)) continue;
         char opening = 0;
         std::string name;
