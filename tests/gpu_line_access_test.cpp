@@ -65,7 +65,11 @@ Profiled profile(const std::filesystem::path& file, const std::string& size, std
     }
     p.outcome = profile_lines_with_ncu(test::cli_path(), request, ran, *inspection.sass, file.string());
     EXPECT_TRUE(p.outcome.access) << p.outcome.problem;
-    EXPECT_TRUE(p.outcome.missing.empty()) << "ncu's page lacked a counter kplay reads";
+    EXPECT_TRUE(p.outcome.missing.empty()) << "ncu's page lacked a counter kplay reads: " << [&] {
+        std::string names;
+        for (const std::string& name : p.outcome.missing) names += (names.empty() ? "" : ", ") + name;
+        return names;
+    }();
     if (p.outcome.access) {
         std::printf("\n%s (%.1f s):\n", file.filename().c_str(), p.outcome.seconds);
         for (const std::string& row : line_access_table(p.outcome.access->profile)) std::printf("  %s\n", row.c_str());

@@ -67,7 +67,31 @@ TEST(NcuSourcePage, TablesKplayCannotReadAreRefusedByName) {
     EXPECT_EQ(error, "ncu's source page: 'many' in column \"Instructions Executed\" at 0x0 is not a count");
     const auto partial = parse_ncu_source_csv("\"Address\",\"Source\",\"Instructions Executed\",\"L1 Wavefronts Shared\"\n\"0x0\",\"LDS R1, [R2]\",\"4\",\"8\"\n", &error);
     ASSERT_TRUE(partial) << error;
-    EXPECT_EQ(partial->missing, (std::vector<std::string>{"warp stall samples", "global sectors", "ideal global sectors", "ideal shared wavefronts"}));
+    // Only the counters its instructions need: a kernel with no global access needs no global sectors.
+    EXPECT_EQ(partial->missing, (std::vector<std::string>{"warp stall samples", "ideal shared wavefronts"}));
+    const auto both = parse_ncu_source_csv("\"Address\",\"Source\",\"Instructions Executed\",\"L1 Wavefronts Shared\"\n"
+                                           "\"0x0\",\"LDS R1, [R2]\",\"4\",\"8\"\n\"0x10\",\"LDG.E R1, [R2]\",\"4\",\"0\"\n", &error);
+    ASSERT_TRUE(both) << error;
+    EXPECT_EQ(both->missing, (std::vector<std::string>{"warp stall samples", "global sectors", "ideal global sectors", "ideal shared wavefronts"}));
+}
+
+// The page as ncu really prints it (recorded on the H200): a kernel without shared memory has no shared
+// columns, and nothing it needs is missing; the store's sectors are 8x their ideal.
+TEST(NcuSourcePage, TheRecordedPageOfAKernelWithoutSharedMemoryLacksNothingItNeeds) {
+    std::string error;
+    const auto page = parse_ncu_source_csv(test::recorded_output("ncu-source-transpose-naive-h200.csv"), &error);
+    ASSERT_TRUE(page) << error;
+    EXPECT_EQ(page->kernel, "transpose_naive(const float *, float *, int, int)");
+    EXPECT_TRUE(page->missing.empty());
+    int stores = 0;
+    for (const SassCounters& i : page->instructions) {
+        EXPECT_FALSE(i.shared) << i.sass;
+        if (i.global && i.store) {
+            ++stores;
+            EXPECT_EQ(i.l2_sectors, 8 * i.l2_ideal_sectors) << i.sass;
+        }
+    }
+    EXPECT_EQ(stores, 1);
 }
 
 TEST(NcuLineAccess, CountersAreSummedOnTheLinesOfTheListing) {

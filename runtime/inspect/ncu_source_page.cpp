@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <initializer_list>
 #include <string_view>
+#include <tuple>
 
 #include "base/text.hpp"
 #include "inspect/csv_rows.hpp"
@@ -113,13 +114,6 @@ std::optional<NcuSourcePage> parse_ncu_source_csv(const std::string& text, std::
     if (c.sectors < 0 && c.wavefronts < 0)
         return fail("ncu's source page has neither \"L2 Theoretical Sectors Global\" nor \"L1 Wavefronts Shared\": kplay does not know its "
                     "memory columns (" + join(rows[at]) + ")");
-    const std::pair<int, const char*> wanted[] = {{c.stalls, "warp stall samples"},
-                                                  {c.sectors, "global sectors"},
-                                                  {c.ideal_sectors >= 0 ? c.ideal_sectors : c.excess_sectors, "ideal global sectors"},
-                                                  {c.wavefronts, "shared wavefronts"},
-                                                  {c.ideal_wavefronts >= 0 ? c.ideal_wavefronts : c.excess_wavefronts, "ideal shared wavefronts"}};
-    for (const auto& [column, what] : wanted)
-        if (column < 0) page.missing.emplace_back(what);
     uint64_t first = 0;
     for (size_t i = at + 1; i < rows.size(); ++i) {
         const CsvRow& row = rows[i];
@@ -158,6 +152,17 @@ std::optional<NcuSourcePage> parse_ncu_source_csv(const std::string& text, std::
         page.instructions.push_back(std::move(counters));
     }
     if (page.instructions.empty()) return fail("ncu's source page has a header but no instruction rows");
+    // A counter is missing only where the kernel needs it: ncu leaves out the shared-memory columns of a
+    // kernel with no shared access (as recorded on the H200, CUDA 13.0), and the global ones likewise.
+    bool any_global = false, any_shared = false;
+    for (const SassCounters& counters : page.instructions) any_global |= counters.global, any_shared |= counters.shared;
+    const std::tuple<bool, int, const char*> wanted[] = {{true, c.stalls, "warp stall samples"},
+                                                         {any_global, c.sectors, "global sectors"},
+                                                         {any_global, c.ideal_sectors >= 0 ? c.ideal_sectors : c.excess_sectors, "ideal global sectors"},
+                                                         {any_shared, c.wavefronts, "shared wavefronts"},
+                                                         {any_shared, c.ideal_wavefronts >= 0 ? c.ideal_wavefronts : c.excess_wavefronts, "ideal shared wavefronts"}};
+    for (const auto& [needed, column, what] : wanted)
+        if (needed && column < 0) page.missing.emplace_back(what);
     return page;
 }
 
