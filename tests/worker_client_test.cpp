@@ -211,3 +211,22 @@ TEST(RealWorker, AnInspectCompileBringsTheCubinItsPtxAndThePtxasReport) {
     EXPECT_NE(result.log.find("Used 32 registers"), std::string::npos) << result.log;
     EXPECT_EQ(result.count(Severity::warning), 0) << "ptxas's report is no diagnostic";
 }
+
+// The options' extra environment replaces an inherited variable of the same name (getenv reads the
+// first entry: appended after the inherited one, an extra XDG_CACHE_HOME went unseen by the worker).
+TEST(WorkerClient, TheExtraEnvironmentOverridesTheInheritedOne) {
+    test::TempDir dir;
+    const auto seen = dir.path() / "seen";
+    const auto script = dir.write("worker.sh", "#!/bin/sh\nprintf '%s' \"$KPLAY_TEST_PROBE\" > '" + seen.string() + "'\nexit 1\n");
+    std::filesystem::permissions(script, std::filesystem::perms::owner_all);
+    setenv("KPLAY_TEST_PROBE", "inherited", 1);
+    WorkerOptions options;
+    options.worker_path = script;
+    options.extra_environment = {"KPLAY_TEST_PROBE=extra"};
+    {
+        WorkerClient client(options);
+        client.wait(client.submit_ping());  // the "worker" exits at once: only what it saw matters
+    }
+    unsetenv("KPLAY_TEST_PROBE");
+    EXPECT_EQ(test::read_file(seen), "extra");
+}

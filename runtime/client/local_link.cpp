@@ -9,6 +9,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <string>
+#include <string_view>
 
 extern char** environ;
 
@@ -31,9 +33,19 @@ bool LocalLink::start(std::string& why) {
     if (options_.thorough) args.push_back("--thorough");
     args.insert(args.end(), options_.worker_args.begin(), options_.worker_args.end());
     std::vector<char*> argv = argv_of(args);
-    std::vector<char*> environment;
-    for (char** entry = environ; *entry; ++entry) environment.push_back(*entry);
+    // The extra variables replace the inherited ones of the same name: getenv finds the first entry, so
+    // an inherited XDG_CACHE_HOME listed before an extra one would win.
     std::vector<std::string> extra = options_.extra_environment;
+    auto overridden = [&](const char* entry) {
+        const std::string_view text(entry);
+        const std::string_view name = text.substr(0, text.find('='));
+        for (const std::string& e : extra)
+            if (std::string_view(e).substr(0, e.find('=')) == name) return true;
+        return false;
+    };
+    std::vector<char*> environment;
+    for (char** entry = environ; *entry; ++entry)
+        if (!overridden(*entry)) environment.push_back(*entry);
     for (auto& entry : extra) environment.push_back(entry.data());
     environment.push_back(nullptr);
     pid_t pid = 0;
