@@ -74,7 +74,7 @@ TEST(BenchReport, TableLayoutIsFixed) {
         at = end + 1;
     }
     ASSERT_EQ(lines.size(), 8u);
-    EXPECT_EQ(lines[0], "device: NVIDIA H200; copy ceiling 4000 GB/s (512 MiB device-to-device, the driver's copy or kplay's copy kernel, the faster); cuBLAS fp32 50.00 TFLOP/s");
+    EXPECT_EQ(lines[0], "device: NVIDIA H200; copy ceiling 4000 GB/s (512 MiB, the best of the driver's copy and kplay's copy and read kernels); cuBLAS fp32 50.00 TFLOP/s");
     EXPECT_EQ(lines[1].substr(0, 7), "kernel ");
     // Every data row puts its columns at the same offsets as the header.
     const size_t median_column = lines[1].find("median ms");
@@ -111,7 +111,7 @@ TEST(BenchReport, TheHeaderNamesOnlyTheCeilingsUsed) {
     both.read_only_ceiling_gbps = 4400;
     const std::string two = format_bench_table(both);
     EXPECT_EQ(two.substr(0, two.find('\n')),
-              "device: NVIDIA H200; copy ceiling 4000 GB/s (512 MiB device-to-device, the driver's copy or kplay's copy kernel, the faster); read-only ceiling 4400 GB/s "
+              "device: NVIDIA H200; copy ceiling 4000 GB/s (512 MiB, the best of the driver's copy and kplay's copy and read kernels); read-only ceiling 4400 GB/s "
               "(512 MiB read); cuBLAS fp32 50.00 TFLOP/s");
     EXPECT_DOUBLE_EQ(bench_json(both)["read_only_ceiling_gbps"].get<double>(), 4400.0);
 }

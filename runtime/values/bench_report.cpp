@@ -110,7 +110,7 @@ std::string format_bench_table(const BenchSummary& summary) {
     out += line;
     // Only the ceilings some row is judged by: a table of matmuls names no bandwidth it never measured.
     if (!summary.emulated && summary.copy_ceiling_gbps > 0) {
-        std::snprintf(line, sizeof line, "; copy ceiling %.0f GB/s (512 MiB device-to-device, the driver's copy or kplay's copy kernel, the faster)", summary.copy_ceiling_gbps);
+        std::snprintf(line, sizeof line, "; copy ceiling %.0f GB/s (512 MiB, the best of the driver's copy and kplay's copy and read kernels)", summary.copy_ceiling_gbps);
         out += line;
     }
     if (!summary.emulated && summary.read_only_ceiling_gbps > 0) {
