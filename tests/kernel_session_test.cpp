@@ -438,6 +438,7 @@ TEST_F(KernelSessionTest, AWorkerCrashIsAResultAndTheNextSaveRuns) {
 // Inside tab and the history, and a save shows what changed since the one before.
 TEST_F(KernelSessionTest, EachRunIsInspectedAndASaveShowsWhatChanged) {
     KernelSession session(fake());
+    session.set_include_dirs({"/opt/headers/cute"});  // KPLAY_INCLUDE_PATH in the window
     session.open(write(matmul_file("// fake: registers 32\n")));
     ASSERT_TRUE(pump_until(session, [&] { return session.inspector().current() != nullptr && !session.inspector().busy(); }));
     const RunInspection* first = session.inspector().current();
@@ -449,6 +450,7 @@ TEST_F(KernelSessionTest, EachRunIsInspectedAndASaveShowsWhatChanged) {
     const CompileFileRequest asked = compiles[0]["message"]["body"].get<CompileFileRequest>();
     EXPECT_TRUE(asked.inspect);
     EXPECT_EQ(asked.source.value_or(""), matmul_file("// fake: registers 32\n"));  // the text that ran, not a re-read
+    EXPECT_EQ(asked.include_dirs, std::vector<std::string>{"/opt/headers/cute"});   // the run's header folders too
 
     std::this_thread::sleep_for(50ms);
     write(matmul_file("// fake: registers 40\n"));

@@ -300,8 +300,9 @@ void KernelSession::ask_for_inspection(const RunReport& report) {
     const std::string arch = annotation && !annotation->arch.empty()       ? annotation->arch
                              : report.device && !report.emulated ? report.device->arch()
                                                                  : std::string();
-    const auto request = inspector_.request_for(file(), source(), file_.source_hash() + file_.headers_hash(), defines, arch);
+    auto request = inspector_.request_for(file(), source(), file_.source_hash() + file_.headers_hash(), defines, arch);
     if (!request) return;
+    request->include_dirs = include_dirs_;  // the user's header folders, as the run's compile had them
     const int64_t threads = report.launch.block.volume();
     const int run = report.ok() ? history_.size() : 0;
     inspector_.submitted(workers_.main().submit_compile(*request), run, threads > 0 && threads <= 4096 ? static_cast<int>(threads) : 0);
