@@ -1,8 +1,10 @@
 // The copy kernel's source, its build and its launch.
 #include "cuda/copy_kernel.hpp"
 
+#include <utility>
+
 #include "base/error.hpp"
-#include "compile/nvrtc_compiler.hpp"
+#include "cuda/builtin_kernel.hpp"
 #include "cuda/driver.hpp"
 
 namespace kplay {
@@ -30,15 +32,9 @@ extern "C" __global__ void kplay_copy(const int4* __restrict__ from, int4* __res
 }  // namespace
 
 CopyKernel::CopyKernel(const DeviceInfo& device) {
-    CompileRequest request;
-    request.source = kCopySource;
-    request.source_path = "kplay_copy.cu";
-    request.options.arch = device.arch();
-    request.options.lineinfo = false;
-    const CompileResult compiled = compile_with_nvrtc(request);
-    if (!compiled.ok) throw InputError("Internal: the copy kernel did not compile: " + compiled.log);
-    module_ = Module::load(compiled.binary);
-    kernel_ = module_.function("kplay_copy");
+    BuiltinKernel built = build_builtin_kernel(device, kCopySource, "kplay_copy.cu", "kplay_copy");
+    module_ = std::move(built.module);
+    kernel_ = std::move(built.function);
 }
 
 void CopyKernel::launch(const Stream& stream, const DeviceBuffer& from, const DeviceBuffer& to, unsigned blocks, unsigned threads) const {

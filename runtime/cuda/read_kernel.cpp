@@ -1,8 +1,10 @@
 // The read kernel's source, its build and its launch.
 #include "cuda/read_kernel.hpp"
 
+#include <utility>
+
 #include "base/error.hpp"
-#include "compile/nvrtc_compiler.hpp"
+#include "cuda/builtin_kernel.hpp"
 #include "cuda/driver.hpp"
 
 namespace kplay {
@@ -26,15 +28,9 @@ extern "C" __global__ void kplay_read(const int4* data, unsigned long long count
 }  // namespace
 
 ReadKernel::ReadKernel(const DeviceInfo& device) : sink_(sizeof(int)) {
-    CompileRequest request;
-    request.source = kReadSource;
-    request.source_path = "kplay_read.cu";
-    request.options.arch = device.arch();
-    request.options.lineinfo = false;
-    const CompileResult compiled = compile_with_nvrtc(request);
-    if (!compiled.ok) throw InputError("Internal: the read kernel did not compile: " + compiled.log);
-    module_ = Module::load(compiled.binary);
-    kernel_ = module_.function("kplay_read");
+    BuiltinKernel built = build_builtin_kernel(device, kReadSource, "kplay_read.cu", "kplay_read");
+    module_ = std::move(built.module);
+    kernel_ = std::move(built.function);
 }
 
 void ReadKernel::launch(const Stream& stream, const DeviceBuffer& data, unsigned blocks, unsigned threads) const {
