@@ -1,13 +1,18 @@
 // libFuzzer target: the inspect parsers of what CUDA's tools print (inspect/): PTX and nvdisasm
-// listings, the ptxas report, compute-sanitizer's and Nsight Compute's output, and the listing diff.
+// listings, the ptxas report, compute-sanitizer's output (memcheck and racecheck), Nsight Compute's
+// details and source pages, gdb's machine-interface records, and the listing diff.
 // The first byte picks the parser; the rest is its input. None of them documents a failure: nothing may throw.
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
 #include "inspect/listing_diff.hpp"
+#include "inspect/mi_record.hpp"
 #include "inspect/ncu_report.hpp"
+#include "inspect/ncu_source_page.hpp"
 #include "inspect/profiler.hpp"
+#include "inspect/race_report.hpp"
 #include "inspect/ptx_listing.hpp"
 #include "inspect/ptxas_report.hpp"
 #include "inspect/sanitizer_report.hpp"
@@ -17,7 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size == 0) return 0;
     const std::string text(reinterpret_cast<const char*>(data) + 1, size - 1);
     const std::string kernel_file = "/work/main/kernels_src/matmul/03_tiled_static_smem.cu";
-    switch (data[0] % 5) {
+    switch (data[0] % 8) {
         case 0: {
             const kplay::Listing ptx = kplay::parse_ptx(text, kernel_file);
             (void)ptx.instructions_by_line();
@@ -49,6 +54,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             std::string why;
             if (auto summary = kplay::parse_ncu_details_csv(text, &why)) kplay::add_stalls_from_details(*summary);
             (void)kplay::explain_ncu_failure(text, 1);
+            break;
+        }
+        case 5: {
+            std::string why;
+            (void)kplay::parse_ncu_source_csv(text, &why);
+            break;
+        }
+        case 6:
+            (void)kplay::parse_racecheck_output(text);
+            break;
+        case 7: {
+            std::string problem;
+            size_t begin = 0;  // gdb writes a record per line
+            while (begin <= text.size()) {
+                const size_t end = std::min(text.find('\n', begin), text.size());
+                (void)kplay::parse_mi_record(text.substr(begin, end - begin), &problem);
+                begin = end + 1;
+            }
             break;
         }
     }
