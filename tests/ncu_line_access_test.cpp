@@ -65,6 +65,10 @@ TEST(NcuSourcePage, TablesKplayCannotReadAreRefusedByName) {
     EXPECT_NE(error.find("kplay does not know its memory columns"), std::string::npos) << error;
     EXPECT_FALSE(parse_ncu_source_csv("\"Address\",\"Source\",\"Instructions Executed\",\"L1 Wavefronts Shared\"\n\"0x0\",\"LDS R1, [R2]\",\"many\",\"1\"\n", &error));
     EXPECT_EQ(error, "ncu's source page: 'many' in column \"Instructions Executed\" at 0x0 is not a count");
+    // A number past what a count holds (found by fuzzing: its conversion was undefined) or NaN is no count either.
+    EXPECT_FALSE(parse_ncu_source_csv("\"Address\",\"Source\",\"Instructions Executed\",\"L1 Wavefronts Shared\"\n\"0x0\",\"LDS R1, [R2]\",\"3e37\",\"1\"\n", &error));
+    EXPECT_EQ(error, "ncu's source page: '3e37' in column \"Instructions Executed\" at 0x0 is not a count");
+    EXPECT_FALSE(parse_ncu_source_csv("\"Address\",\"Source\",\"Instructions Executed\",\"L1 Wavefronts Shared\"\n\"0x0\",\"LDS R1, [R2]\",\"nan\",\"1\"\n", &error));
     const auto partial = parse_ncu_source_csv("\"Address\",\"Source\",\"Instructions Executed\",\"L1 Wavefronts Shared\"\n\"0x0\",\"LDS R1, [R2]\",\"4\",\"8\"\n", &error);
     ASSERT_TRUE(partial) << error;
     // Only the counters its instructions need: a kernel with no global access needs no global sectors.

@@ -58,7 +58,8 @@ bool read_count(const std::string& text, int64_t& value) {
     size_t used = 0;
     try {
         const double number = std::stod(digits, &used);  // some versions print "12.0"
-        if (used != digits.size() || number < 0) return false;
+        // Not a count: a negative, NaN, or a number past what an int64 holds (its conversion is undefined).
+        if (used != digits.size() || !(number >= 0) || number >= 9.2e18) return false;
         value = static_cast<int64_t>(number + 0.5);
         return true;
     } catch (const std::exception&) {
