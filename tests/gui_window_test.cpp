@@ -86,7 +86,7 @@ public:
     }
     int wait_exit() {
         int status = 0;
-        for (int i = 0; i < 100; ++i) {
+        for (int i = 0; i < 600; ++i) {
             if (waitpid(pid_, &status, WNOHANG) == pid_) {
                 pid_ = 0;
                 return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
