@@ -275,7 +275,7 @@ void fields(Walk& walk, const RunRequest& a, const RunRequest& b) {
     FIELD(measure_ceiling); FIELD(defer_library_ceiling); FIELD(check_test_sizes); FIELD(test_sizes_at_any_size); FIELD(bench_sizes); FIELD(keep_outputs);
     FIELD(progressive); FIELD(known_input); FIELD(rotate_inputs); FIELD(remeasure_ceiling); FIELD(baseline); FIELD(emulate);
     FIELD(emulate_without_gpu); FIELD(thread_order); FIELD(order_seed); FIELD(emulation_workers); FIELD(emulation_timeout_s);
-    FIELD(reference_timeout_s); FIELD(emulation_thorough); FIELD(emulation_track); FIELD(who_wrote); FIELD(emulation_symbol_check);
+    FIELD(reference_timeout_s); FIELD(emulation_thorough); FIELD(emulation_track); FIELD(who_wrote); FIELD(writer_map); FIELD(emulation_symbol_check);
     FIELD(emulation_sandbox); FIELD(emulation_debug);
 }
 void fields(Walk& walk, const RaceAccess& a, const RaceAccess& b) {
@@ -288,6 +288,10 @@ void fields(Walk& walk, const ElementRef& a, const ElementRef& b) { FIELD(buffer
 void fields(Walk& walk, const ElementWriter& a, const ElementWriter& b) {
     FIELD(element); FIELD(written); FIELD(block); FIELD(thread); FIELD(many); FIELD(atomic); FIELD(file); FIELD(line); FIELD(index_story);
 }
+void fields(Walk& walk, const IndexRecipe& a, const IndexRecipe& b) { FIELD(name); FIELD(expression); }
+void fields(Walk& walk, const WriterSite& a, const WriterSite& b) { FIELD(file); FIELD(line); FIELD(recipe); }
+// The map's scalars; its cells travel as a blob (the blob tests below).
+void fields(Walk& walk, const WriterMap& a, const WriterMap& b) { FIELD(buffer); FIELD(kernel); FIELD(grid); FIELD(block); FIELD(sites); }
 void fields(Walk& walk, const BufferWrites& a, const BufferWrites& b) { FIELD(buffer); FIELD(elements); FIELD(written); FIELD(many); }
 void fields(Walk& walk, const GlobalAccess& a, const GlobalAccess& b) { FIELD(requests); FIELD(sectors); FIELD(ideal_sectors); }
 void fields(Walk& walk, const SharedAccess& a, const SharedAccess& b) { FIELD(requests); FIELD(wavefronts); FIELD(ideal_wavefronts); }
@@ -305,7 +309,7 @@ void fields(Walk& walk, const RunReport& a, const RunReport& b) {
     FIELD(input_identity); FIELD(kernel_ms); FIELD(warmup); FIELD(l2_flushed); FIELD(conditions); FIELD(input_copies); FIELD(h2d_ms);
     FIELD(d2h_ms); FIELD(inputs_ms); FIELD(bytes); FIELD(flops); FIELD(gbps); FIELD(gflops); FIELD(ceiling);
     FIELD(percent_of_ceiling); FIELD(verdict); FIELD(check); FIELD(view); FIELD(emulated); FIELD(thread_order);
-    FIELD(thorough); FIELD(tracked); FIELD(races); FIELD(writers); FIELD(writes); FIELD(line_access); FIELD(host_compile_ms); FIELD(host_compile_cached); FIELD(printf_lines); FIELD(printf_dropped);
+    FIELD(thorough); FIELD(tracked); FIELD(races); FIELD(writers); FIELD(writer_map); FIELD(writes); FIELD(line_access); FIELD(host_compile_ms); FIELD(host_compile_cached); FIELD(printf_lines); FIELD(printf_dropped);
     FIELD(warnings); FIELD(partial); FIELD(view_sent_before); FIELD(times);
 }
 void fields(Walk& walk, const CompileFileRequest& a, const CompileFileRequest& b) {
@@ -563,6 +567,12 @@ RunReport run_report() {
     writer.line = 13;
     writer.index_story = "i = blockIdx.x*blockDim.x + threadIdx.x = 3*256 + 232";
     report.writers = {writer};
+    report.writer_map.buffer = "out";
+    report.writer_map.kernel = "rgb_to_gray";
+    report.writer_map.grid = {5, 2, 3};
+    report.writer_map.block = {16, 8, 2};
+    report.writer_map.cells = {{7, 1, WriterCell::kMany, 0}, {0, 0, 0, 0}, {4000000000u, 65535, WriterCell::kAtomic, 0}};
+    report.writer_map.sites = {{"grayscale/01_seed_1d.cu", 13, {"i", "blockIdx.x*blockDim.x + threadIdx.x"}}, {"a.cu", 3, {"", ""}}};
     report.writes = {{"out", 1024, 1000, 3}};
     LineAccess line;
     line.file = "transpose/01_naive.cu";
@@ -623,6 +633,7 @@ RunRequest run_request() {
     request.emulation_thorough = true;
     request.emulation_track = false;
     request.who_wrote = {{"out", 13}};
+    request.writer_map = "gray";
     request.emulation_symbol_check = false;
     request.emulation_sandbox = false;
     request.emulation_debug = true;
@@ -642,6 +653,11 @@ void expect_same_arrays(const OutputView& got, const OutputView& want) {
     EXPECT_TRUE(same_floats(got.series.want_min, want.series.want_min)) << "series.want_min";
     EXPECT_TRUE(same_floats(got.series.want_max, want.series.want_max)) << "series.want_max";
     EXPECT_TRUE(same_floats(got.series.ratio_max, want.series.ratio_max)) << "series.ratio_max";
+}
+
+void expect_same_cells(const WriterMap& got, const WriterMap& want) {
+    ASSERT_EQ(got.cells.size(), want.cells.size());
+    EXPECT_EQ(std::memcmp(got.cells.data(), want.cells.data(), got.cells.size() * sizeof(WriterCell)), 0);
 }
 
 }  // namespace
@@ -734,11 +750,12 @@ TEST(Codec, AnUnknownEnumNameIsAnErrorNotADefault) {
 TEST(ReportBlobs, CarryEveryArrayOfTheView) {
     const RunReport original = run_report();
     ReportBlobs blobs = make_report_blobs(original);
-    EXPECT_EQ(blobs.fds.size(), 8u);  // output, input, map and the five series arrays
+    EXPECT_EQ(blobs.fds.size(), 9u);  // output, input, map, the five series arrays and the writer cells
     EXPECT_EQ(blobs.list.size(), blobs.fds.size());
     RunReport received;
     read_report_blobs(blobs.list, blobs.fds, received);
     expect_same_arrays(received.view, original.view);
+    expect_same_cells(received.writer_map, original.writer_map);
 }
 
 TEST(ReportBlobs, EmptyArraysSendNothing) {
@@ -777,6 +794,13 @@ TEST(ReportBlobs, RejectAnUnknownNameACountMismatchAndPartFloats) {
         ReportBlobs blobs = make_report_blobs(original);
         for (auto& entry : blobs.list)
             if (entry[protocol_field::name] == "view.map") entry[protocol_field::size] = 3;  // not a whole float
+        RunReport received;
+        EXPECT_THROW(read_report_blobs(blobs.list, blobs.fds, received), ProtocolError);
+    }
+    {
+        ReportBlobs blobs = make_report_blobs(original);
+        for (auto& entry : blobs.list)
+            if (entry[protocol_field::name] == "writers.cells") entry[protocol_field::size] = 12;  // a cell and a half
         RunReport received;
         EXPECT_THROW(read_report_blobs(blobs.list, blobs.fds, received), ProtocolError);
     }

@@ -20,6 +20,7 @@
 #include "values/launch_config.hpp"
 #include "values/race_report.hpp"
 #include "values/who_wrote.hpp"
+#include "values/writer_map.hpp"
 #include "values/line_access.hpp"
 #include "values/run_request.hpp"
 #include "values/stage.hpp"
@@ -97,6 +98,7 @@ struct LaunchOutcome {
     std::vector<std::string> warnings;
     std::vector<Race> races;  // a tracked emulated launch's
     std::vector<ElementWriter> writers;  // a tracked emulated launch's, for RunRequest::who_wrote
+    WriterMap writer_map;                // a tracked emulated launch's, for RunRequest::writer_map
     std::vector<BufferWrites> writes;
     std::vector<LineAccessProfile> line_access;  // a tracked emulated launch's, one per kernel launched
 };

@@ -257,6 +257,13 @@ LaunchOutcome EmulatedDevice::launch(const std::vector<DeviceLaunch>& launches, 
     // One launch process per kernel, in order; their times add up, and the first failure ends the run
     // with the launch it happened in named when there are several.
     LaunchOutcome total;
+    if (!settings_.writer_map.empty()) {
+        const std::vector<BufferLabel> labels = static_cast<EmulatedBuffers&>(buffers).labels();
+        std::string names;
+        for (const BufferLabel& label : labels) names += (names.empty() ? "" : ", ") + label.name;
+        if (std::none_of(labels.begin(), labels.end(), [&](const BufferLabel& label) { return label.name == settings_.writer_map; }))
+            total.warnings.push_back("no buffer named '" + settings_.writer_map + "' to map the writers of (the task's buffers: " + names + ")");
+    }
     for (size_t i = 0; i < launches.size(); ++i) {
         LaunchOutcome outcome = launch_one(launches[i], buffers);
         total.ms += outcome.ms;
@@ -273,6 +280,9 @@ LaunchOutcome EmulatedDevice::launch(const std::vector<DeviceLaunch>& launches, 
             if (same == total.writers.end()) total.writers.push_back(writer);
             else if (writer.written) *same = writer;
         }
+        // The map is of the last launch that wrote into the buffer: its threads are the ones numbered.
+        if (std::any_of(outcome.writer_map.cells.begin(), outcome.writer_map.cells.end(), [](const WriterCell& c) { return c.thread != 0; }))
+            total.writer_map = std::move(outcome.writer_map);
         for (const BufferWrites& writes : outcome.writes) {
             auto same = std::find_if(total.writes.begin(), total.writes.end(), [&](const BufferWrites& w) { return w.buffer == writes.buffer; });
             if (same == total.writes.end()) total.writes.push_back(writes);
@@ -318,6 +328,7 @@ LaunchOutcome EmulatedDevice::launch_one(const DeviceLaunch& item, DeviceBuffers
     request.shared_arrays = kernel.shared_arrays;
     request.runtime_headers = settings_.emu_include_dir.string();
     request.who_wrote = settings_.who_wrote;
+    request.writer_map = settings_.writer_map;
     request.buffers = static_cast<EmulatedBuffers&>(buffers).labels();
     for (size_t i = 0; i < kernel.constant_names.size(); ++i)
         if (!kernel.constant_values[i].empty())
@@ -329,6 +340,7 @@ LaunchOutcome EmulatedDevice::launch_one(const DeviceLaunch& item, DeviceBuffers
         request.shared_object = kernel.plain_object;
         request.track = false;
         request.who_wrote.clear();
+        request.writer_map.clear();
         result = run_emulated_launch(request);
     }
     LaunchOutcome outcome;
@@ -354,17 +366,19 @@ LaunchOutcome EmulatedDevice::launch_one(const DeviceLaunch& item, DeviceBuffers
     }
     for (ElementWriter writer : result.writers) {
         if (writer.written && writer.line > 0) {
-            ThreadValues values;
-            const Dim3* dims[] = {&writer.block, &writer.thread, &launch.block, &launch.grid};
-            unsigned* into[] = {values.block_idx, values.thread_idx, values.block_dim, values.grid_dim};
-            for (int d = 0; d < 4; ++d) {
-                into[d][0] = static_cast<unsigned>(dims[d]->x);
-                into[d][1] = static_cast<unsigned>(dims[d]->y);
-                into[d][2] = static_cast<unsigned>(dims[d]->z);
-            }
-            writer.index_story = index_story(kernel.source_text, writer.line, values);
+            writer.index_story =
+                index_story(kernel.source_text, writer.line, thread_values(writer.block, writer.thread, launch.block, launch.grid));
         }
         outcome.writers.push_back(std::move(writer));
+    }
+    if (!result.writer_map.empty()) {
+        outcome.writer_map = std::move(result.writer_map);
+        outcome.writer_map.buffer = settings_.writer_map;
+        outcome.writer_map.kernel = item.name;
+        outcome.writer_map.grid = launch.grid;
+        outcome.writer_map.block = launch.block;
+        for (WriterSite& site : outcome.writer_map.sites)
+            if (site.line > 0 && site.file == kernel_file_name(kernel.source_path)) site.recipe = index_recipe(kernel.source_text, site.line);
     }
     if (result.races_dropped) outcome.warnings.push_back("more pairs of lines raced than the " + std::to_string(RaceSlots::kSlots) + " reported");
     if (kernel.tracked && launch.cooperative) outcome.warnings.push_back("a cooperative launch is not checked for races (its blocks run at once)");

@@ -24,6 +24,7 @@ struct EmulationSettings {
     bool thorough = false;  // AddressSanitizer + UBSan, one worker (needs the runtimes preloaded)
     bool track = false;     // every load and store tracked for races, one worker (not with thorough)
     std::vector<ElementRef> who_wrote;  // a tracked launch names these elements' writers
+    std::string writer_map;             // a tracked launch maps this buffer's writers (RunRequest::writer_map)
     bool symbol_check = true;
     bool sandbox = true;
     bool debug = false;  // built and launched for a debugger: -O0 -g, one worker, no filter, no time limit

@@ -120,6 +120,7 @@ RunnerResult run_launches(Device& device, const std::vector<PlannedLaunch>& sequ
         if (launch_index == 0) {
             result.races = outcome.races;
             result.writers = outcome.writers;
+            result.writer_map = outcome.writer_map;
             result.writes = outcome.writes;
             result.line_access = outcome.line_access;
         }

@@ -53,6 +53,7 @@ struct RunnerResult {
     size_t printf_dropped = 0;
     std::vector<Race> races;  // the first checked launch's (a tracked emulated launch)
     std::vector<ElementWriter> writers;
+    WriterMap writer_map;  // the first checked launch's (RunRequest::writer_map)
     std::vector<BufferWrites> writes;
     std::vector<LineAccessProfile> line_access;
 };

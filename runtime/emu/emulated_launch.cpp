@@ -13,6 +13,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <climits>
 #include <chrono>
@@ -28,7 +29,9 @@
 #include "emu/message_names.hpp"
 #include "emu/preemption.hpp"
 #include "emu/sandbox.hpp"
+#include "emu/sanitizer_stop.hpp"
 #include "emu/tracked_launch.hpp"
+#include "emu/writer_map_pages.hpp"
 #include "base/subprocess.hpp"
 #include "base/unique_fd.hpp"
 
@@ -209,7 +212,7 @@ void fill_constants(void* handle, const std::vector<ConstantFill>& constants) {
 
 // The launch process of a kernel. Never returns.
 [[noreturn]] void launch_process(const EmulatedLaunchRequest& request, const std::vector<GuardedBuffer>& smem, int workers,
-                                 int report_fd) {
+                                 int report_fd, const WriterMapPages& writer_pages, size_t writer_region) {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (request.thorough) {
         // The sanitizers write their reports to stderr: point it at the buffer the caller reads back.
@@ -271,7 +274,7 @@ void fill_constants(void* handle, const std::vector<ConstantFill>& constants) {
     if (request.track && !request.cooperative) {
         tracker = std::make_unique<AccessTracker>(tracked_buffers(request), geometry.grid, geometry.block);
         if (auto* flag = static_cast<volatile int*>(dlsym(handle, "kplay_emu_tracking")))
-            tracker->track_only(flag, request.who_wrote.empty() ? request.tracked_blocks : UINT32_MAX);
+            tracker->track_only(flag, request.who_wrote.empty() && request.writer_map.empty() ? request.tracked_blocks : UINT32_MAX);
     }
     std::vector<std::thread> threads;
     for (int w = 0; w < workers; ++w) {
@@ -318,6 +321,7 @@ void fill_constants(void* handle, const std::vector<ConstantFill>& constants) {
         publish_races(*tracker, g_status->so_base, g_status->races);
         publish_writers(*tracker, request, g_status->so_base, g_status->writers);
         publish_sites(*tracker, g_status->so_base, g_status->sites);
+        writer_pages.publish(*tracker, writer_region, g_status->so_base);
     }
     g_status->finished.store(1);
     _exit(0);
@@ -421,58 +425,6 @@ std::string explain_fault(const Subject& subject, const std::filesystem::path& s
     return who + " " + verb + " address " + address + ", which is in no buffer" + at +
            (subject.kernel ? " (a wild pointer, or a thread's local arrays overflowing its 256 KiB stack)"
                            : " (a wild pointer, or a stack overflow: deep recursion or large local arrays)");
-}
-
-// "thread (3,0,0) of block (0,0,0): AddressSanitizer: stack-buffer-overflow (READ of size 4) at emu/x.cu:5",
-// then the report itself (trimmed), for the details.
-std::string explain_sanitizer_report(const SharedStatus& status, const std::string& report, EmulatedLaunchResult& result) {
-    const std::string who = who_ran(status);
-    std::string headline, access, location;
-    std::vector<std::string> kept;
-    size_t start = 0;
-    while (start < report.size() && kept.size() < 40) {
-        const size_t end = report.find('\n', start);
-        std::string line = report.substr(start, end == std::string::npos ? std::string::npos : end - start);
-        start = end == std::string::npos ? report.size() : end + 1;
-        if (line.empty()) continue;
-        // Frames below the kernel (kplay's entry, the scheduler, the fiber library) say nothing to the user.
-        if (line.find(" #") != std::string::npos &&
-            (line.find("kplay_emu") != std::string::npos || line.find("kplay::") != std::string::npos ||
-             line.find("boost") != std::string::npos || line.find("make_fcontext") != std::string::npos))
-            continue;
-        kept.push_back(line);
-        if (headline.empty()) {
-            if (const auto at = line.find("ERROR: AddressSanitizer: "); at != std::string::npos) {
-                headline = "AddressSanitizer: " + line.substr(at + 25);
-                if (const auto on = headline.find(" on address"); on != std::string::npos) headline.resize(on);
-            } else if (const auto ub = line.find(": runtime error: "); ub != std::string::npos) {
-                headline = "UBSan: " + line.substr(ub + 17);
-                location = line.substr(0, line.rfind(':', ub - 1));  // file:line:col -> file:line
-            }
-        }
-        if (access.empty() && (line.rfind("READ of size", 0) == 0 || line.rfind("WRITE of size", 0) == 0))
-            access = line.substr(0, line.find(" at "));
-        if (location.empty() && line.find("#0 ") != std::string::npos) {
-            // "    #0 0x7f.. in k(int*) /build/emu/x.cu:5" -> "emu/x.cu:5"
-            const auto space = line.rfind(' ');
-            std::string frame = line.substr(space + 1);
-            if (frame.find(".cu:") != std::string::npos) location = frame;
-        }
-    }
-    if (!location.empty()) {
-        // Keep folder/name:line, as the rest of kplay shows a kernel file.
-        const auto colon = location.find(':', location.find(".cu"));
-        const std::string file = kernel_file_name(location.substr(0, colon));
-        result.file = file;
-        result.line = std::atoi(location.c_str() + colon + 1);
-        location = file + ":" + std::to_string(result.line);
-    }
-    std::string message = who + ": " + (headline.empty() ? "a sanitizer stopped the kernel" : headline);
-    if (!access.empty()) message += " (" + access + ")";
-    if (!location.empty()) message += " at " + location;
-    std::string details;
-    for (const auto& line : kept) details += "\n  " + line;
-    return message + details;
 }
 
 // The record both sides share, mapped before the fork.
@@ -619,7 +571,16 @@ EmulatedLaunchResult run_emulated_launch(const EmulatedLaunchRequest& request) {
     // Thorough mode: the sanitizers' reports land in this memory file.
     UniqueFd report(request.thorough ? memfd_create("kplay-sanitizer-report", MFD_CLOEXEC) : -1);
     if (request.debug) kplay_emu_debug_launch_begins();
-    const ChildEnd end = run_forked(status.get(), request.timeout_s, [&] { launch_process(request, smem, workers, report.get()); });
+    // The writer map's pages: a cell per element of the buffer asked for.
+    WriterMapPages writer_pages;
+    size_t writer_region = 0;
+    for (; request.track && writer_region < request.buffers.size(); ++writer_region)
+        if (const BufferLabel& buffer = request.buffers[writer_region]; buffer.name == request.writer_map) {
+            writer_pages = WriterMapPages(buffer.bytes / std::max<size_t>(1, buffer.element_size));
+            break;
+        }
+    const ChildEnd end = run_forked(status.get(), request.timeout_s,
+                                    [&] { launch_process(request, smem, workers, report.get(), writer_pages, writer_region); });
     collect_log(*status, result);
 
     if (end.timed_out) {
@@ -637,6 +598,7 @@ EmulatedLaunchResult run_emulated_launch(const EmulatedLaunchRequest& request) {
             result.writers = read_writers(status->writers, request);
             result.writes = read_buffer_writes(status->writers, request);
             result.line_access = read_line_access(status->sites, request);
+            writer_pages.read(request.shared_object, request.runtime_headers, result.writer_map);
         }
         return result;
     }
@@ -647,7 +609,7 @@ EmulatedLaunchResult run_emulated_launch(const EmulatedLaunchRequest& request) {
         const ssize_t n = pread(report.get(), text.data(), text.size(), 0);
         text.resize(n > 0 ? static_cast<size_t>(n) : 0);
         result.error_code = ErrorCode::sanitizer;
-        result.error = explain_sanitizer_report(*status, text, result);
+        result.error = explain_sanitizer_report(who_ran(*status), text, result.file, result.line);
     } else if (kind == "fault" || kind == "sandbox") {
         result.error = explain_fault({who_ran(*status), true}, request.shared_object, labels, *status, result);
     } else if (!kind.empty()) {

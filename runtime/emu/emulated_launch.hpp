@@ -21,6 +21,7 @@
 #include "emu/shared_object_check.hpp"
 #include "values/race_report.hpp"
 #include "values/who_wrote.hpp"
+#include "values/writer_map.hpp"
 #include "values/line_access.hpp"
 
 namespace kplay {
@@ -57,6 +58,7 @@ struct EmulatedLaunchRequest {
     // Blocks tracked (the first ones); the rest run untracked, at nearly full speed. Who wrote an element
     // asked for needs them all.
     uint32_t tracked_blocks = 16;
+    std::string writer_map;  // a buffer whose every element's last writer the result maps (every block tracked)
 };
 
 struct EmulatedLaunchResult {
@@ -75,6 +77,7 @@ struct EmulatedLaunchResult {
     std::vector<ElementWriter> writers;  // for request.who_wrote, in order (index_story left empty)
     std::vector<BufferWrites> writes;    // each buffer's, in request.buffers' order
     LineAccessProfile line_access;        // a tracked launch's memory requests per source line (its first blocks)
+    WriterMap writer_map;  // request.writer_map's cells and lines (the caller adds its name, launch and recipes)
 };
 
 EmulatedLaunchResult run_emulated_launch(const EmulatedLaunchRequest& request);

@@ -40,7 +40,7 @@ bool has_builtin(const std::string& expression) {
 
 }  // namespace
 
-std::string index_story(const std::string& source, int line, const ThreadValues& values) {
+IndexRecipe index_recipe(const std::string& source, int line) {
     std::vector<std::string> lines;
     std::istringstream in(source);
     for (std::string text; std::getline(in, text);) lines.push_back(text);
@@ -60,12 +60,22 @@ std::string index_story(const std::string& source, int line, const ThreadValues&
             if (!std::regex_search(lines[static_cast<size_t>(at)], found, definition)) continue;
             const std::string expression = trim(found[1]);
             if (!has_builtin(expression)) return {};
-            return subscript + " = " + expression + " = " + with_values(expression, values);
+            return {subscript, expression};
         }
         return {};
     }
     if (!has_builtin(subscript)) return {};
-    return "index " + subscript + " = " + with_values(subscript, values);
+    return {"", subscript};
+}
+
+std::string tell_index(const IndexRecipe& recipe, const ThreadValues& values) {
+    if (recipe.empty()) return {};
+    if (recipe.name.empty()) return "index " + recipe.expression + " = " + with_values(recipe.expression, values);
+    return recipe.name + " = " + recipe.expression + " = " + with_values(recipe.expression, values);
+}
+
+std::string index_story(const std::string& source, int line, const ThreadValues& values) {
+    return tell_index(index_recipe(source, line), values);
 }
 
 }  // namespace kplay

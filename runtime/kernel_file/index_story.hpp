@@ -11,7 +11,20 @@ struct ThreadValues {
     unsigned block_idx[3] = {0, 0, 0}, thread_idx[3] = {0, 0, 0}, block_dim[3] = {1, 1, 1}, grid_dim[3] = {1, 1, 1};
 };
 
-// Empty when the line has no plain `name[index] = ...` store or its index involves no built-in.
+// What a line's store says about its index, found once per line: `name = expression` for an index
+// variable defined above it (name empty: the subscript itself is the expression). Empty expression: the
+// line has no plain `name[index] = ...` store, or its index involves no built-in.
+struct IndexRecipe {
+    std::string name;
+    std::string expression;
+    bool empty() const { return expression.empty(); }
+};
+IndexRecipe index_recipe(const std::string& source, int line);
+
+// The recipe told for one thread: "i = blockIdx.x*blockDim.x + threadIdx.x = 7*256 + 13"; empty for an empty recipe.
+std::string tell_index(const IndexRecipe& recipe, const ThreadValues& values);
+
+// index_recipe and tell_index in one: for a single element.
 std::string index_story(const std::string& source, int line, const ThreadValues& values);
 
 }  // namespace kplay

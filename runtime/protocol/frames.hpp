@@ -21,7 +21,7 @@ namespace kplay {
 constexpr uint32_t kFrameMagic = 0x3157504Bu;  // "KPW1" little-endian
 constexpr uint16_t kProtocolVersion = 1;
 constexpr uint32_t kMaxPayloadBytes = 32u << 20;
-constexpr uint32_t kMaxFramesFds = 8;
+constexpr uint32_t kMaxFramesFds = 16;  // a report sends at most 9 (protocol.cpp: the view's arrays and the writer cells)
 
 struct FrameHeader {
     uint32_t magic = kFrameMagic;

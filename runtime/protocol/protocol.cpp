@@ -36,6 +36,7 @@ constexpr FloatArray kFloatArrays[] = {{"view.map", &OutputView::map}};
 constexpr SeriesArray kSeriesArrays[] = {{"series.got_min", &Series::got_min},   {"series.got_max", &Series::got_max},
                                          {"series.want_min", &Series::want_min}, {"series.want_max", &Series::want_max},
                                          {"series.ratio_max", &Series::ratio_max}};
+constexpr const char* kWriterCells = "writers.cells";  // RunReport::writer_map's cells
 
 }  // namespace
 
@@ -75,6 +76,7 @@ ReportBlobs make_report_blobs(const RunReport& report) {
         attach(array.name, (report.view.*array.member).data(), (report.view.*array.member).size() * sizeof(float));
     for (const auto& array : kSeriesArrays)
         attach(array.name, (report.view.series.*array.member).data(), (report.view.series.*array.member).size() * sizeof(float));
+    attach(kWriterCells, report.writer_map.cells.data(), report.writer_map.cells.size() * sizeof(WriterCell));
     return blobs;
 }
 
@@ -113,6 +115,12 @@ void read_report_blobs(const nlohmann::json& list, const std::vector<UniqueFd>& 
             if (name == array.name) report.view.*array.member = floats(bytes, name), known = true;
         for (const auto& array : kSeriesArrays)
             if (name == array.name) report.view.series.*array.member = floats(bytes, name), known = true;
+        if (name == kWriterCells) {
+            if (bytes.size() % sizeof(WriterCell) != 0) throw ProtocolError("blob " + name + " is not a whole number of cells");
+            report.writer_map.cells.resize(bytes.size() / sizeof(WriterCell));
+            if (!bytes.empty()) std::memcpy(report.writer_map.cells.data(), bytes.data(), bytes.size());
+            known = true;
+        }
         if (!known) throw ProtocolError("unknown shared-memory block '" + name + "' in a result");
     }
 }

@@ -19,6 +19,7 @@ EmulationSettings emulation_settings(const RunRequest& request, const EngineConf
     settings.thorough = request.emulation_thorough;
     settings.track = request.emulation_track && !request.emulation_thorough && !request.emulation_debug;  // a debug build is debugged as it is
     settings.who_wrote = request.who_wrote;
+    settings.writer_map = request.writer_map;
     settings.symbol_check = request.emulation_symbol_check;
     settings.sandbox = request.emulation_sandbox;
     settings.debug = request.emulation_debug;

@@ -24,6 +24,7 @@ void record_launch_results(RunReport& report, const RunnerResult& launches, cons
     report.warnings = launches.warnings;
     report.races = launches.races;
     report.writers = launches.writers;
+    report.writer_map = launches.writer_map;
     report.writes = launches.writes;
     report.line_access = launches.line_access;
     const CostSpec& cost = spec.task.cost;

@@ -216,6 +216,20 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Race, space, kernel, array, elem
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ElementRef, buffer, index)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ElementWriter, element, written, block, thread, many, atomic, file, line, index_story)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(BufferWrites, buffer, elements, written, many)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(IndexRecipe, name, expression)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(WriterSite, file, line, recipe)
+
+// The writer map's scalar fields; its cells are a blob.
+void to_json(nlohmann::json& j, const WriterMap& v) {
+    j = {{"buffer", v.buffer}, {"kernel", v.kernel}, {"grid", v.grid}, {"block", v.block}, {"sites", v.sites}};
+}
+void from_json(const nlohmann::json& j, WriterMap& v) {
+    j.at("buffer").get_to(v.buffer);
+    j.at("kernel").get_to(v.kernel);
+    j.at("grid").get_to(v.grid);
+    j.at("block").get_to(v.block);
+    j.at("sites").get_to(v.sites);
+}
 
 // The view's scalar fields; its arrays are blobs.
 void to_json(nlohmann::json& j, const OutputView& v) {
@@ -283,7 +297,7 @@ void to_json(nlohmann::json& j, const RunRequest& v) {
          {"emulate", v.emulate}, {"emulate_without_gpu", v.emulate_without_gpu}, {"thread_order", v.thread_order},
          {"order_seed", v.order_seed}, {"emulation_workers", v.emulation_workers}, {"emulation_timeout_s", v.emulation_timeout_s},
          {"reference_timeout_s", v.reference_timeout_s},
-         {"emulation_thorough", v.emulation_thorough}, {"emulation_track", v.emulation_track}, {"who_wrote", v.who_wrote}, {"emulation_symbol_check", v.emulation_symbol_check},
+         {"emulation_thorough", v.emulation_thorough}, {"emulation_track", v.emulation_track}, {"who_wrote", v.who_wrote}, {"writer_map", v.writer_map}, {"emulation_symbol_check", v.emulation_symbol_check},
          {"emulation_sandbox", v.emulation_sandbox}, {"emulation_debug", v.emulation_debug}};
 }
 
@@ -326,6 +340,7 @@ void from_json(const nlohmann::json& j, RunRequest& v) {
     j.at("emulation_thorough").get_to(v.emulation_thorough);
     j.at("emulation_track").get_to(v.emulation_track);
     j.at("who_wrote").get_to(v.who_wrote);
+    if (const auto it = j.find("writer_map"); it != j.end()) it->get_to(v.writer_map);
     j.at("emulation_symbol_check").get_to(v.emulation_symbol_check);
     j.at("emulation_sandbox").get_to(v.emulation_sandbox);
     if (const auto it = j.find("emulation_debug"); it != j.end()) it->get_to(v.emulation_debug);
@@ -343,7 +358,7 @@ void to_json(nlohmann::json& j, const RunReport& v) {
          {"h2d_ms", v.h2d_ms}, {"d2h_ms", v.d2h_ms}, {"inputs_ms", v.inputs_ms}, {"bytes", v.bytes}, {"flops", v.flops},
          {"gbps", v.gbps}, {"gflops", v.gflops}, {"ceiling", v.ceiling}, {"percent_of_ceiling", v.percent_of_ceiling},
          {"verdict", v.verdict}, {"check", v.check}, {"view", v.view}, {"emulated", v.emulated}, {"thread_order", v.thread_order},
-         {"thorough", v.thorough}, {"tracked", v.tracked}, {"races", v.races}, {"writers", v.writers}, {"writes", v.writes}, {"line_access", v.line_access}, {"host_compile_ms", v.host_compile_ms}, {"host_compile_cached", v.host_compile_cached},
+         {"thorough", v.thorough}, {"tracked", v.tracked}, {"races", v.races}, {"writers", v.writers}, {"writer_map", v.writer_map}, {"writes", v.writes}, {"line_access", v.line_access}, {"host_compile_ms", v.host_compile_ms}, {"host_compile_cached", v.host_compile_cached},
          {"printf_lines", v.printf_lines}, {"printf_dropped", v.printf_dropped}, {"warnings", v.warnings}, {"partial", v.partial},
          {"view_sent_before", v.view_sent_before}, {"times", v.times}};
 }
@@ -397,6 +412,7 @@ void from_json(const nlohmann::json& j, RunReport& v) {
     j.at("tracked").get_to(v.tracked);
     j.at("races").get_to(v.races);
     j.at("writers").get_to(v.writers);
+    if (const auto it = j.find("writer_map"); it != j.end()) it->get_to(v.writer_map);
     j.at("writes").get_to(v.writes);
     j.at("line_access").get_to(v.line_access);
     j.at("host_compile_ms").get_to(v.host_compile_ms);

@@ -12,6 +12,7 @@
 #include "base/timing_stats.hpp"
 #include "values/race_report.hpp"
 #include "values/who_wrote.hpp"
+#include "values/writer_map.hpp"
 #include "values/line_access.hpp"
 #include "values/timing_conditions.hpp"
 #include "values/check_report.hpp"
@@ -129,6 +130,7 @@ struct RunReport {
     bool tracked = false;   // every load and store checked for races (the first checked launch's are below)
     std::vector<Race> races;
     std::vector<ElementWriter> writers;  // RunRequest::who_wrote's, on a tracked run
+    WriterMap writer_map;                // RunRequest::writer_map's buffer, on a tracked run (its cells travel as a blob)
     std::vector<BufferWrites> writes;    // each buffer's elements written once, more than once, never (tracked runs)
     std::vector<LineAccessProfile> line_access;  // tracked runs: memory requests per line, per kernel launched
     double host_compile_ms = 0;

@@ -90,6 +90,9 @@ struct RunRequest {
     bool emulation_track = true;
     // Elements whose last writer a tracked run names (`--who-wrote out[13]`).
     std::vector<ElementRef> who_wrote;
+    // A buffer whose every element's last writer a tracked run records (RunReport::writer_map): the
+    // window's "Who wrote each element". Empty: none.
+    std::string writer_map;
     // Tests only: switch one defence off to prove the other stops a hostile kernel on its own.
     bool emulation_symbol_check = true;
     bool emulation_sandbox = true;
