@@ -260,7 +260,7 @@ void fields(Walk& walk, const CheckReport& a, const CheckReport& b) {
 }
 // The view's scalars; its arrays travel as blobs (the blob tests below), the series' two numbers flattened.
 void fields(Walk& walk, const OutputView& a, const OutputView& b) {
-    FIELD(kind); FIELD(buffer); FIELD(width); FIELD(height); FIELD(channels); FIELD(input_w); FIELD(input_h); FIELD(input_identity);
+    FIELD(kind); FIELD(buffer); FIELD(width); FIELD(height); FIELD(rows); FIELD(cols); FIELD(channels); FIELD(input_w); FIELD(input_h); FIELD(input_identity);
     field(walk, "series_count", a.series.count, b.series.count);
     field(walk, "series_bucket", a.series.bucket, b.series.bucket);
     FIELD(value); FIELD(expected);
@@ -477,6 +477,8 @@ OutputView output_view() {
     view.buffer = "y";
     view.width = 640;
     view.height = 480;
+    view.rows = 4800;
+    view.cols = 6401;
     view.output = {0, 1, 2, 250, 255, 128};
     view.map = {0.5f, std::numeric_limits<float>::quiet_NaN(), -std::numeric_limits<float>::infinity(), 1e-30f};
     view.series.count = Series::kMaxSeriesEntries + 3;

@@ -512,6 +512,8 @@ void fill_matrix_view(OutputView& view, const ElementComparer& comparer, const H
     const int64_t height = (rows + row_step - 1) / row_step, width = (cols + col_step - 1) / col_step;
     view.width = static_cast<int>(width);
     view.height = static_cast<int>(height);
+    view.rows = rows;
+    view.cols = cols;
     view.map.assign(static_cast<size_t>(width * height), 0.0f);
     for (int64_t r = 0; r < rows; ++r) {
         float* cells = view.map.data() + (r / row_step) * width;

@@ -233,7 +233,7 @@ void from_json(const nlohmann::json& j, WriterMap& v) {
 
 // The view's scalar fields; its arrays are blobs.
 void to_json(nlohmann::json& j, const OutputView& v) {
-    j = {{"kind", v.kind}, {"buffer", v.buffer}, {"width", v.width}, {"height", v.height}, {"channels", v.channels}, {"input_w", v.input_w},
+    j = {{"kind", v.kind}, {"buffer", v.buffer}, {"width", v.width}, {"height", v.height}, {"rows", v.rows}, {"cols", v.cols}, {"channels", v.channels}, {"input_w", v.input_w},
          {"input_h", v.input_h}, {"input_identity", v.input_identity}, {"series_count", v.series.count},
          {"series_bucket", v.series.bucket}, {"value", v.value}, {"expected", v.expected}};
 }
@@ -242,6 +242,8 @@ void from_json(const nlohmann::json& j, OutputView& v) {
     j.at("buffer").get_to(v.buffer);
     j.at("width").get_to(v.width);
     j.at("height").get_to(v.height);
+    if (const auto it = j.find("rows"); it != j.end()) it->get_to(v.rows);
+    if (const auto it = j.find("cols"); it != j.end()) it->get_to(v.cols);
     j.at("channels").get_to(v.channels);
     j.at("input_w").get_to(v.input_w);
     j.at("input_h").get_to(v.input_h);

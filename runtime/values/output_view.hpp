@@ -27,6 +27,7 @@ struct OutputView {
     OutputKind kind = OutputKind::series;
     std::string buffer;
     int width = 0, height = 0;          // image: pixels; matrix: the map's size (max-pooled to 1024 a side)
+    int64_t rows = 0, cols = 0;         // matrix: its elements before pooling, a row of cols (channels included)
     int channels = 1;                   // image: 1 (gray) or 3 (interleaved RGB, a buffer of shape h,w,3)
     std::vector<unsigned char> output;  // image: the output pixels, channels interleaved
     // image: out - ref per pixel, the channel furthest off (NaN: never written); matrix: |C-R| / allowed (NaN: not finite)
