@@ -56,8 +56,10 @@ TEST(ResultsOnScreen, AFailureKeepsTheLastGoodPictureMarkedStale) {
     EXPECT_FALSE(screen.stale()) << "nothing on screen to be stale";
     EXPECT_FALSE(screen.shown());
     screen.show(with_picture("good"), request_of("k.cu"), false);
-    screen.show(failed("broken"), request_of("k.cu"), false);
+    screen.show(failed("broken"), request_of("broken.cu"), false);
     EXPECT_TRUE(screen.stale());
+    EXPECT_EQ(screen.last_request().kernel_path, "broken.cu");
+    EXPECT_EQ(screen.shown_request().kernel_path, "k.cu") << "the writer map runs the picture's request again";
     EXPECT_EQ(screen.shown()->kernel, "good");
     EXPECT_EQ(screen.last()->kernel, "broken");
     EXPECT_EQ(screen.version(), 1);
@@ -70,7 +72,7 @@ TEST(ResultsOnScreen, ACheckedResultLendsItsArraysToItsFinalAnswer) {
     ResultsOnScreen screen;
     RunReport checked = with_picture("k", {9, 8});
     checked.partial = true;
-    screen.show_partial(checked);
+    screen.show_partial(checked, request_of("k.cu"));
     EXPECT_TRUE(screen.shows_partial());
     EXPECT_EQ(screen.version(), 1);
     EXPECT_TRUE(screen.last()->partial);

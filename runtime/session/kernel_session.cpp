@@ -205,6 +205,10 @@ bool KernelSession::handle_side_answer(const WorkerResult& result) {
         if (const std::optional<bool> held = workers_.take_device_list(result)) submit(*held, /*devices_just_came=*/true);
         return true;
     }
+    if (writers_.handle(result)) {
+        map_writers();  // a newer result came while this one was mapped
+        return true;
+    }
     return inspector_.handle(result) || faults_.handle(result);
 }
 
@@ -243,7 +247,7 @@ void KernelSession::show_partial(RunReport report) {
     // and its verdict now; the final answer refines the figures in place (RunReport::partial).
     run_.partial_shown();
     ceiling_.apply(report);
-    screen_.show_partial(std::move(report));
+    screen_.show_partial(std::move(report), run_.request());
     // The edit->result time is to this answer: it is the one the user sees first.
     latency_.answered();
 }
@@ -256,6 +260,7 @@ void KernelSession::accept(RunReport report, double worker_ms, bool reused, bool
     if (const auto ms = latency_.take_partial(); ms && after_partial && newest.ok()) history_.set_newest_latency(*ms);
     if (!reused) ask_for_inspection(newest);
     if (find_fault_automatically && can_find_fault_line()) find_fault_line();
+    if (show_writers_) map_writers();
     if (!after_partial) latency_.answered();  // else it was measured at the checked result
     ask_for_library_ceiling(newest);
 }
@@ -336,6 +341,27 @@ void KernelSession::measure_lines() {
 void KernelSession::profile_last_run() {
     if (!can_profile()) return;
     profiler_.start(workers_.sibling_cli(), screen_.last_request(), *last(), history_.newest_run());
+}
+
+std::string KernelSession::writers_refusal() const {
+    if (!shown()) return "No output on screen to map.";
+    return WriterMapRun::refusal(*shown());
+}
+
+void KernelSession::show_writers(bool on) {
+    show_writers_ = on;
+    if (on) map_writers();
+}
+
+void KernelSession::map_writers() {
+    if (!show_writers_ || writers_.running() || !writers_refusal().empty() || writer_map()) return;
+    if (writers_.problem_version() == screen_.version()) return;  // tried: the problem is on screen
+    writers_.start(screen_.shown_request(), *shown(), screen_.version(), workers_.main());
+}
+
+std::string KernelSession::writers_problem() const {
+    if (const std::string refusal = writers_refusal(); !refusal.empty()) return refusal;
+    return writers_.problem_version() == screen_.version() ? writers_.problem() : std::string();
 }
 
 bool KernelSession::poll_background() {

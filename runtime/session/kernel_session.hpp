@@ -35,6 +35,7 @@
 #include "session/run_profiler.hpp"
 #include "session/run_tracker.hpp"
 #include "session/worker_pair.hpp"
+#include "session/writer_map_run.hpp"
 #include "values/run_report.hpp"
 #include "values/run_request.hpp"
 
@@ -162,6 +163,17 @@ public:
     int profile_run() const { return profiler_.run(); }  // the history's run it belongs to
     int watcher_descriptor() const { return file_.descriptor(); }
 
+    // Who wrote each element of the output on screen: the shown result run again on the emulated device,
+    // tracked (WriterMapRun). While on, every new result is mapped as it comes.
+    std::string writers_refusal() const;  // why the shown result cannot be mapped; empty when it can
+    void show_writers(bool on);
+    bool showing_writers() const { return show_writers_; }
+    bool mapping_writers() const { return writers_.running(); }
+    const WriterMap* writer_map() const { return writers_.map_for(screen_.version()); }
+    // Why the shown result has no map (its re-run failed, or recorded nothing); empty otherwise.
+    std::string writers_problem() const;
+    double writers_seconds() const { return writers_.seconds(); }
+
     LaunchOverrides overrides;
     InputSettings inputs;
 
@@ -180,6 +192,7 @@ private:
     void ask_for_library_ceiling(const RunReport& report);
     void ask_for_inspection(const RunReport& report);
     bool poll_background();
+    void map_writers();  // of the shown result, unless mapped or being mapped
 
     WorkerPair workers_;
     LiveFile file_;
@@ -194,6 +207,8 @@ private:
     FaultLineSearch faults_;
     RunProfiler profiler_;
     LineAccessRun lines_;
+    WriterMapRun writers_;
+    bool show_writers_ = false;
     std::string notice_;
 };
 

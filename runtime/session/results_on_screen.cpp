@@ -9,10 +9,11 @@ void ResultsOnScreen::fill_known_input(OutputView& view) const {
         view.input = shown_->view.input;
 }
 
-void ResultsOnScreen::show_partial(RunReport report) {
+void ResultsOnScreen::show_partial(RunReport report, const RunRequest& request) {
     shown_partial_ = false;
     if (report.ok() && report.view.drawable()) {
         shown_ = report;
+        shown_request_ = request;
         stale_ = false;
         shown_partial_ = true;
         ++version_;
@@ -23,6 +24,7 @@ void ResultsOnScreen::show_partial(RunReport report) {
 void ResultsOnScreen::show(RunReport report, const RunRequest& request, bool same_view) {
     if (report.ok() && report.view.drawable()) {
         shown_ = report;
+        shown_request_ = request;
         stale_ = false;
         shown_partial_ = false;
         if (!same_view) ++version_;  // the same arrays: nothing to upload again

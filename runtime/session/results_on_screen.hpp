@@ -17,7 +17,7 @@ public:
     // The worker leaves out an input that is on screen already: it is taken from the picture shown.
     void fill_known_input(OutputView& view) const;
     // A progressive run's checked result (RunReport::partial), before its timed repeats: shown at once.
-    void show_partial(RunReport report);
+    void show_partial(RunReport report, const RunRequest& request);
     // Whether shown() holds the arrays of such a checked result.
     bool shows_partial() const { return shown_partial_; }
     // The final answer of that run, sent without its arrays again: they move to it from shown(), and
@@ -31,6 +31,7 @@ public:
     const std::optional<RunReport>& last() const { return last_; }
     const std::optional<RunReport>& shown() const { return shown_; }
     const RunRequest& last_request() const { return last_request_; }  // of last(): finders and profiler run it again
+    const RunRequest& shown_request() const { return shown_request_; }  // of shown(): the writer map runs it again
     bool stale() const { return stale_; }
     int version() const { return version_; }
 
@@ -38,7 +39,7 @@ private:
     void set_last(RunReport report);
 
     std::optional<RunReport> last_, shown_;
-    RunRequest last_request_;
+    RunRequest last_request_, shown_request_;
     bool stale_ = false;
     bool shown_partial_ = false;
     int version_ = 0;

@@ -1,0 +1,86 @@
+// Asking for a result's writer map and keeping what came back.
+#include "session/writer_map_run.hpp"
+
+#include <algorithm>
+
+namespace kplay {
+
+namespace {
+
+uint64_t elements_of(const OutputView& view) {
+    if (view.kind == OutputKind::image)
+        return static_cast<uint64_t>(view.width) * static_cast<uint64_t>(view.height) * static_cast<uint64_t>(std::max(1, view.channels));
+    if (view.kind == OutputKind::matrix) return static_cast<uint64_t>(view.rows) * static_cast<uint64_t>(view.cols);
+    return 0;
+}
+
+}  // namespace
+
+std::string WriterMapRun::refusal(const RunReport& shown) {
+    const OutputView& view = shown.view;
+    if (view.kind != OutputKind::image && view.kind != OutputKind::matrix)
+        return "Who wrote each element is shown over an image or a matrix output; this task's output is drawn as a plot.";
+    if (view.buffer.empty() || elements_of(view) == 0) return "This result has no output to map.";
+    if (elements_of(view) > kMaxElements)
+        return "'" + view.buffer + "' has " + std::to_string(elements_of(view)) + " elements; the map follows at most " +
+               std::to_string(kMaxElements) + ": choose a smaller size to see who wrote them.";
+    if (shown.flops > kMaxFlops)
+        return "This launch does " + std::to_string(static_cast<long long>(shown.flops / 1e9)) +
+               " GFLOP; mapping it runs it on the emulated device, which would take minutes: choose a smaller size (" + shown.sizes + " now).";
+    return {};
+}
+
+RunRequest WriterMapRun::mapping_request(const RunRequest& request, const RunReport& shown) {
+    RunRequest map = request;
+    map.emulate = true;
+    map.emulation_track = true;
+    map.emulation_thorough = false;
+    map.emulation_debug = false;
+    map.writer_map = shown.view.buffer;
+    if (!shown.sizes.empty()) map.inputs.size = shown.sizes;  // the size on screen, whatever the device's default
+    map.check_test_sizes = false;
+    map.bench_sizes = false;
+    map.progressive = false;
+    map.warmup = 0;
+    map.repeat = 1;
+    map.keep_outputs = false;
+    map.measure_ceiling = false;
+    map.defer_library_ceiling = false;
+    map.baseline = Baseline::none;
+    map.arch.clear();
+    return map;
+}
+
+void WriterMapRun::start(const RunRequest& request, const RunReport& shown, int version, WorkerClient& worker) {
+    asked_version_ = version;
+    id_ = worker.submit_run(mapping_request(request, shown));
+}
+
+bool WriterMapRun::handle(const WorkerResult& result) {
+    if (id_ == 0 || result.id != id_) return false;
+    if (result.partial) return true;  // never asked for, but not the user's run either
+    id_ = 0;
+    seconds_ = result.elapsed_ms / 1000;
+    const RunReport& run = result.run;
+    if (!run.writer_map.empty()) {
+        map_ = run.writer_map;
+        map_version_ = asked_version_;
+        problem_.clear();
+        return true;
+    }
+    problem_version_ = asked_version_;
+    if (!result.ok()) problem_ = "The emulated re-run that maps the writers did not finish: " + result.failure_message;
+    else if (!run.ok()) problem_ = "The emulated device could not run this launch to map its writers: " + run.error;
+    else if (!run.warnings.empty()) problem_ = run.warnings.front();
+    else problem_ = "The emulated re-run recorded no writers of '" + run.view.buffer + "'.";
+    return true;
+}
+
+void WriterMapRun::clear() {
+    map_.reset();
+    map_version_ = -1;
+    problem_.clear();
+    problem_version_ = -1;
+}
+
+}  // namespace kplay
