@@ -749,3 +749,53 @@ TEST(GuiWindow, TheDebugTabStopsInTheChosenThreadAndSteps) {
     EXPECT_EQ(state.value("text_overflow_px", 1.0), 0.0);
     ASSERT_GT(load_screenshot(shot).w, 0);
 }
+
+// "Who wrote each pixel": the map of the seed's output (64x32, 8 blocks of 256 threads) is made once
+// the result is in; the hover line names the writer of the pixel under the cursor, and the blocks
+// overlay colours the output view (the gray image alone has no saturated pixel).
+TEST(GuiWindow, WhoWroteEachPixelNamesTheWriterAndColoursTheBlocks) {
+    if (const std::string why = why_no_display(); !why.empty()) GTEST_SKIP() << why;
+    kplay::test::TempDir dir;
+    const fs::path kernel = kplay::test::kernels_dir() / "grayscale" / "01_seed_1d.cu";
+    auto saturated = [](const Screenshot& shot, const json& rect) {
+        int found = 0;
+        const int x0 = static_cast<int>(rect[0].get<float>()), y0 = static_cast<int>(rect[1].get<float>());
+        for (int y = y0; y < y0 + static_cast<int>(rect[3].get<float>()) && y < shot.h; ++y)
+            for (int x = x0; x < x0 + static_cast<int>(rect[2].get<float>()) && x < shot.w; ++x) {
+                const unsigned char* p = &shot.rgb[3 * (static_cast<size_t>(y) * shot.w + x)];
+                if (std::max({p[0], p[1], p[2]}) - std::min({p[0], p[1], p[2]}) > 50) ++found;
+            }
+        return found;
+    };
+    for (const std::string mode : {"blocks", "off"}) {
+        SCOPED_TRACE(mode);
+        const fs::path shot = dir.path() / (mode + ".png");
+        Window window(dir, {kernel.string(), "--emulated", "--size", "64x32", "--test-writers", mode, "--test-hover", "10,5", "--screenshot",
+                            shot.string(), "--frames", "5"});
+        EXPECT_EQ(window.wait_exit(), 0);
+        const json state = window.state();
+        const json writers = state["writers"];
+        ASSERT_TRUE(writers.value("showing", false)) << writers.dump();
+        ASSERT_TRUE(writers.contains("map")) << writers.dump();
+        EXPECT_EQ(writers["map"].value("cells", 0), 2048);
+        EXPECT_EQ(writers["map"].value("blocks", 0), 8);
+        EXPECT_EQ(writers["map"].value("unwritten", -1), 0);
+        EXPECT_EQ(writers["map"].value("many", -1), 0);
+        // Pixel (10, 5) is element 330: thread 74 of block 1, at the seed's store.
+        EXPECT_NE(writers.value("hover", "").find("out[330]: written by thread (74,0,0) of block (1,0,0) at grayscale/01_seed_1d.cu:13"),
+                  std::string::npos)
+            << writers.value("hover", "");
+        EXPECT_EQ(state.value("text_overflow_px", 1.0), 0.0);
+        const Screenshot pixels = load_screenshot(shot);
+        ASSERT_GT(pixels.w, 0);
+        const json rect = state["view"]["output"];
+        const int area = static_cast<int>(rect[2].get<float>() * rect[3].get<float>());
+        if (mode == "blocks") {
+            EXPECT_TRUE(writers["map"].value("overlay_drawn", false));
+            EXPECT_GT(saturated(pixels, rect), area / 8) << "64x32 fitted to the view's width: its blocks are coloured";
+            EXPECT_LT(saturated(pixels, state["view"]["difference"]), area / 100) << "the difference keeps its own colours";
+        } else {
+            EXPECT_LT(saturated(pixels, rect), area / 100) << "no overlay: the gray output only";
+        }
+    }
+}

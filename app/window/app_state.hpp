@@ -17,6 +17,7 @@
 #include "session/kernel_session.hpp"
 #include "session/sweep_session.hpp"
 #include "series_view.hpp"
+#include "writers_view.hpp"
 
 struct ImFont;
 
@@ -91,6 +92,7 @@ struct AppState {
     SweepUiState sweep_ui;
     ViewTransform view;
     SeriesViewState series_view;  // the 1D output view's visible range
+    WritersUiState writers;       // "Who wrote each pixel": the overlay and the hover line
     float left_width = 560;
     std::string path_box;
     std::string image_box;

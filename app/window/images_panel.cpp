@@ -11,6 +11,7 @@
 #include "wrapped_text.hpp"
 #include "bars_view.hpp"
 #include "series_view.hpp"
+#include "writers_view.hpp"
 
 namespace kplay::window {
 
@@ -47,6 +48,10 @@ ImVec2 view_widget(AppState& state, ViewKind kind, const char* caption, ImVec2 s
     }
     ImTextureID texture = state.views.render(kind, static_cast<int>(size.x), static_cast<int>(size.y), state.view, tolerance);
     ImGui::GetWindowDrawList()->AddImage(texture, origin, ImVec2(origin.x + size.x, origin.y + size.y), ImVec2(0, 1), ImVec2(1, 0));
+    // The writer overlay: over the output (or a matrix's map); block edges over the difference too, where
+    // a coloured block would hide what the difference says.
+    if (kind == ViewKind::output || kind == ViewKind::error_map || (kind == ViewKind::difference && state.writers.mode == TilingOverlay::edges))
+        draw_writer_overlay(state.session, state.writers, origin, size, state.view);
     ImGui::GetWindowDrawList()->AddRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), IM_COL32(80, 80, 80, 255));
     ImGui::EndGroup();
 
@@ -73,7 +78,7 @@ ImVec2 view_widget(AppState& state, ViewKind kind, const char* caption, ImVec2 s
 
 namespace {
 
-const ImVec4 kRed(0.95f, 0.35f, 0.35f, 1), kGreen(0.4f, 0.85f, 0.45f, 1), kAmber(0.95f, 0.75f, 0.3f, 1);
+const ImVec4 kRed(0.95f, 0.35f, 0.35f, 1), kGreen(0.4f, 0.85f, 0.45f, 1), kAmber(0.95f, 0.75f, 0.3f, 1), kWriter(0.7f, 0.85f, 1, 1);
 
 const BufferCheck* check_of(const RunReport& report) {
     for (const auto& check : report.check.buffers)
@@ -193,10 +198,12 @@ void draw_images_panel(AppState& state) {
     if (ImGui::Button("1:1")) state.view.scale = 1;
     ImGui::SameLine();
     ImGui::Text("zoom %.0f%%", 100 * state.view.scale);
+    draw_writer_controls(session, state.writers, matrix);
     const float tolerance = static_cast<float>(shown.check.tolerance);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float caption = ImGui::GetTextLineHeightWithSpacing();
-    const float footer = ImGui::GetTextLineHeightWithSpacing() * 3.2f;
+    // The inspector line, the writer's line when "Who wrote" is on, and the legend.
+    const float footer = ImGui::GetTextLineHeightWithSpacing() * (session.showing_writers() ? 4.3f : 3.2f);
     const int columns = matrix ? 1 : 3;
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
     const ImVec2 size(std::max(64.0f, (avail.x - spacing * static_cast<float>(columns - 1)) / static_cast<float>(columns)),
@@ -218,7 +225,9 @@ void draw_images_panel(AppState& state) {
         hovered = a.x >= 0 ? a : b.x >= 0 ? b : c;
     }
 
-    // Inspector line and legend.
+    // Inspector line and legend. (--test-hover stands in for the cursor.)
+    const bool hovered_for_real = hovered.x >= 0;
+    if (state.writers.test_hover_x >= 0) hovered = ImVec2(static_cast<float>(state.writers.test_hover_x), static_cast<float>(state.writers.test_hover_y));
     const int x = static_cast<int>(hovered.x), y = static_cast<int>(hovered.y);
     if (x >= 0 && y >= 0 && x < image_w && y < image_h) {
         const size_t i = static_cast<size_t>(y) * image_w + x;
@@ -245,6 +254,18 @@ void draw_images_panel(AppState& state) {
             else if (i < map.size())
                 text += "   largest channel difference " + std::to_string(static_cast<int>(map[i]));
             ImGui::TextUnformatted(text.c_str());
+        }
+        if (const std::string& writer = writer_hover_line(session, state.writers, x, y); !writer.empty()) {
+            wrapped_colored(kWriter, "%s  (double-click: debug this thread)", writer.c_str());
+            // A double-click on the pixel: the Debug tab, set to stop in its writer at the writing line.
+            DebugTarget target;
+            if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) && hovered_for_real &&
+                debug_target(session.writer_map()->writer(element_at(state.writers.layout, x, y)), target)) {
+                state.debug.block = target.block;
+                state.debug.thread = target.thread;
+                state.debug.line = target.line;
+                state.requested_tab = 3;
+            }
         }
     } else {
         ImGui::TextDisabled("Hover a pixel to inspect it. Wheel: zoom at the cursor. Drag: pan. F: fit. 1: 1:1.");

@@ -91,6 +91,21 @@ nlohmann::json inside_dump(const AppState& state) {
     return inside;
 }
 
+// "Who wrote each pixel": whether it is on, the map's counts and the overlay, and the hover line.
+nlohmann::json writers_dump(const AppState& state) {
+    const KernelSession& session = state.session;
+    const WritersUiState& ui = state.writers;
+    const char* modes[] = {"off", "blocks", "edges"};
+    nlohmann::json dump = {{"showing", session.showing_writers()}, {"mapping", session.mapping_writers()},
+                           {"problem", session.writers_problem()}, {"overlay", modes[static_cast<int>(ui.mode)]},
+                           {"hover", ui.hover_line}};
+    if (const WriterMap* map = session.writer_map())
+        dump["map"] = {{"buffer", map->buffer}, {"kernel", map->kernel}, {"cells", map->cells.size()}, {"blocks", ui.counts.blocks},
+                       {"unwritten", ui.counts.unwritten}, {"many", ui.counts.many}, {"grid", {map->grid.x, map->grid.y, map->grid.z}}, {"block", {map->block.x, map->block.y, map->block.z}},
+                       {"seconds", session.writers_seconds()}, {"overlay_drawn", ui.drawn_for == session.output_version() && bool(ui.texture)}};
+    return dump;
+}
+
 }  // namespace
 
 void write_state_dump(const AppState& state, const std::filesystem::path& path) {
@@ -160,6 +175,7 @@ void write_state_dump(const AppState& state, const std::filesystem::path& path) 
                           {"bytes_received", link.bytes_received}};
     }
     dump["inside"] = inside_dump(state);
+    dump["writers"] = writers_dump(state);
     if (session.last()) dump["last"] = to_json(*session.last());
     if (session.shown()) {
         const RunReport& shown = *session.shown();

@@ -27,6 +27,17 @@ void TestHooks::set_up(AppState& state) const {
         state.inside.diff_against = -1;
     else if (!options_.diff_against.empty())
         state.inside.diff_against = std::max(0, std::atoi(options_.diff_against.c_str()));
+    if (!options_.test_writers.empty()) {
+        state.writers.mode = options_.test_writers == "edges"    ? TilingOverlay::edges
+                             : options_.test_writers == "blocks" ? TilingOverlay::blocks
+                                                                 : TilingOverlay::off;
+        state.session.show_writers(true);  // as the checkbox: each result is mapped as it comes
+    }
+    if (!options_.test_hover.empty() &&
+        std::sscanf(options_.test_hover.c_str(), "%d,%d", &state.writers.test_hover_x, &state.writers.test_hover_y) != 2) {
+        std::fprintf(stderr, "kplay: --test-hover %s: expected \"X,Y\"\n", options_.test_hover.c_str());
+        state.writers.test_hover_x = state.writers.test_hover_y = -1;
+    }
 }
 
 void TestHooks::before_update(AppState& state) {
@@ -92,7 +103,9 @@ void TestHooks::after_render(AppState& state, int width, int height) {
                          !session.finding_fault_line() && !session.profiling() &&
                          !(options_.profile && session.can_profile()) && !state.sweeps.running() &&
                          options_.sweep_items.empty() && options_.test_debug.empty() &&
-                         !(debug_pending_ && (state.debug.work.running() || state.debug.steps_requested > 0));
+                         !(debug_pending_ && (state.debug.work.running() || state.debug.steps_requested > 0)) &&
+                         !(session.showing_writers() &&
+                           (session.mapping_writers() || (!session.writer_map() && session.writers_problem().empty())));
     if (frames_since_result_ < 0 && settled) frames_since_result_ = 0;
     if (frames_since_result_ >= 0) ++frames_since_result_;
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();

@@ -51,6 +51,11 @@ std::optional<int> parse_window_options(int argc, char** argv, WindowOptions& op
                    "For tests: after the first result, the Debug tab's Run to line at \"BLOCK THREAD LINE [STEPS]\" "
                    "(\"1,0,0 5,0,0 15 1\"), then STEPS Steps")
         ->group("");
+    app.add_option("--test-writers", hooks.test_writers,
+                   "For tests: \"Who wrote each pixel\" on from the start, with this overlay: off, blocks or edges")
+        ->check(CLI::IsMember({"off", "blocks", "edges"}))
+        ->group("");
+    app.add_option("--test-hover", hooks.test_hover, "For tests: the output view's pixel \"X,Y\" taken as hovered")->group("");
     CLI11_PARSE(app, argc, argv);
     return std::nullopt;
 }

@@ -21,6 +21,8 @@ struct TestHookOptions {
     bool profile = false;                 // profile the first good GPU run
     std::vector<std::string> test_drops;  // paths dropped on the window after the first result
     std::string test_debug;               // "BLOCK THREAD LINE [STEPS]": the Debug tab's Run to line, then Steps
+    std::string test_writers;             // "Who wrote each pixel" on from the start, with this overlay: off, blocks or edges
+    std::string test_hover;               // "X,Y": the output view's pixel taken as hovered
 };
 
 struct WindowOptions {

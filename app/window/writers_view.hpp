@@ -1,0 +1,38 @@
+// "Who wrote each pixel" in the output views: the button that asks the session for the writer map, the
+// overlay choice and its legend, the overlay texture drawn over the output, difference and matrix views
+// (with the views' zoom and pan), and the hover line that names an element's writer.
+#pragma once
+
+#include <imgui.h>
+
+#include <string>
+
+#include "gl_resources.hpp"
+#include "image_views.hpp"
+#include "writer_overlay.hpp"
+
+namespace kplay {
+class KernelSession;
+}
+
+namespace kplay::window {
+
+struct WritersUiState {
+    TilingOverlay mode = TilingOverlay::blocks;
+    GlTexture texture;  // the overlay of the map drawn_for, in drawn_mode
+    int drawn_for = -1;
+    TilingOverlay drawn_mode = TilingOverlay::off;
+    ViewElements layout;
+    OverlayCounts counts;
+    std::string hover_line;  // the writer of the element under the cursor (also in the state dump)
+    int test_hover_x = -1, test_hover_y = -1;  // --test-hover: a view pixel taken as hovered
+};
+
+// The controls, on the row of the zoom buttons; `matrix`: the words say element rather than pixel.
+void draw_writer_controls(KernelSession& session, WritersUiState& ui, bool matrix);
+// Over a view drawn at `origin` x `size` with `transform`; nothing while there is no map or overlay.
+void draw_writer_overlay(KernelSession& session, WritersUiState& ui, ImVec2 origin, ImVec2 size, const ViewTransform& transform);
+// The hover line for view pixel (x, y), kept in ui.hover_line; empty without a map.
+const std::string& writer_hover_line(const KernelSession& session, WritersUiState& ui, int x, int y);
+
+}  // namespace kplay::window

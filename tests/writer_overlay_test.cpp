@@ -1,0 +1,132 @@
+// The writer overlay's model: which elements a view pixel covers (an image's channels, a matrix's pooled
+// cells), the colours of blocks, edges, unwritten and twice-written elements, and the hover line.
+#include "writer_overlay.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace kplay;
+using namespace kplay::window;
+
+namespace {
+
+// A 1D launch of `blocks` blocks of `threads` threads where thread t wrote element t.
+WriterMap one_writer_each(uint64_t elements, int64_t threads) {
+    WriterMap map;
+    map.buffer = "out";
+    map.kernel = "k";
+    map.block = {threads, 1, 1};
+    map.grid = {static_cast<int64_t>((elements + threads - 1) / threads), 1, 1};
+    map.sites = {{"grayscale/x.cu", 7, {"i", "blockIdx.x * blockDim.x + threadIdx.x"}}};
+    for (uint64_t i = 0; i < elements; ++i) map.cells.push_back({static_cast<uint32_t>(i + 1), 0, 0, 0});
+    return map;
+}
+
+OutputView image(int w, int h, int channels) {
+    OutputView view;
+    view.kind = OutputKind::image;
+    view.buffer = "out";
+    view.width = w;
+    view.height = h;
+    view.channels = channels;
+    return view;
+}
+
+const unsigned char* pixel(const std::vector<unsigned char>& rgba, int w, int x, int y) { return &rgba[(static_cast<size_t>(y) * w + x) * 4]; }
+
+}  // namespace
+
+TEST(WriterOverlay, AnImagePixelIsItsFirstChannelsElement) {
+    const ViewElements gray = view_elements(image(10, 4, 1));
+    EXPECT_EQ(element_at(gray, 3, 2), 23u);
+    const ViewElements rgb = view_elements(image(10, 4, 3));
+    EXPECT_EQ(element_at(rgb, 3, 2), 69u);  // (2*10 + 3) * 3
+}
+
+TEST(WriterOverlay, AMatrixCellIsThePooledBlocksTopLeftElement) {
+    OutputView view;
+    view.kind = OutputKind::matrix;
+    view.rows = 3000;
+    view.cols = 2000;
+    view.width = 1000;   // 2000 columns pooled by 2
+    view.height = 1000;  // 3000 rows pooled by 3
+    const ViewElements layout = view_elements(view);
+    EXPECT_EQ(layout.row_step, 3);
+    EXPECT_EQ(layout.col_step, 2);
+    EXPECT_EQ(element_at(layout, 5, 7), 7u * 3 * 2000 + 5 * 2);
+}
+
+TEST(WriterOverlay, TheHoverLineNamesTheThreadBlockLineAndIndex) {
+    const WriterMap map = one_writer_each(40, 16);
+    const ViewElements layout = view_elements(image(10, 4, 1));
+    const std::string line = writer_line(map, layout, 3, 2);  // element 23: thread 7 of block 1
+    EXPECT_NE(line.find("out[23]: written by thread (7,0,0) of block (1,0,0) at grayscale/x.cu:7"), std::string::npos) << line;
+    EXPECT_NE(line.find("= 1 * 16 + 7"), std::string::npos) << line;
+    EXPECT_EQ(writer_line(map, layout, 10, 0), "");  // outside the view
+}
+
+TEST(WriterOverlay, BlocksHaveTheirOwnColoursAndEdgesLieBetweenThem) {
+    const WriterMap map = one_writer_each(40, 16);  // blocks 0, 1 and half of 2, 10 pixels a row
+    const ViewElements layout = view_elements(image(10, 4, 1));
+    const std::vector<unsigned char> blocks = overlay_pixels(map, layout, TilingOverlay::blocks);
+    ASSERT_EQ(blocks.size(), 10u * 4 * 4);
+    EXPECT_TRUE(std::equal(pixel(blocks, 10, 0, 0), pixel(blocks, 10, 0, 0) + 4, pixel(blocks, 10, 5, 1)));  // elements 0 and 15: block 0
+    EXPECT_FALSE(std::equal(pixel(blocks, 10, 0, 0), pixel(blocks, 10, 0, 0) + 3, pixel(blocks, 10, 6, 1)));  // 15 and 16: blocks 0 and 1
+    EXPECT_GT(pixel(blocks, 10, 0, 0)[3], 0);
+
+    const std::vector<unsigned char> edges = overlay_pixels(map, layout, TilingOverlay::edges);
+    EXPECT_EQ(pixel(edges, 10, 5, 1)[3], 0);    // inside block 0
+    EXPECT_GT(pixel(edges, 10, 6, 1)[3], 200);  // element 16 starts block 1: an edge on its left
+    EXPECT_EQ(pixel(edges, 10, 6, 2)[3], 0);    // element 26: its left (25) and above (16) are block 1 too
+    EXPECT_GT(pixel(edges, 10, 2, 3)[3], 200);  // element 32 starts block 2: its left (31) and above (22) are block 1
+    EXPECT_TRUE(overlay_pixels(map, layout, TilingOverlay::off).empty());
+}
+
+TEST(WriterOverlay, UnwrittenAndTwiceWrittenElementsAreMarkedInEveryMode) {
+    WriterMap map = one_writer_each(40, 16);
+    map.cells[12] = {};                       // never written
+    map.cells[30].flags = WriterCell::kMany;  // written by two threads
+    const ViewElements layout = view_elements(image(10, 4, 1));
+    for (TilingOverlay mode : {TilingOverlay::blocks, TilingOverlay::edges}) {
+        const std::vector<unsigned char> rgba = overlay_pixels(map, layout, mode);
+        const unsigned char* unwritten = pixel(rgba, 10, 2, 1);
+        EXPECT_GT(unwritten[0], 200);
+        EXPECT_LT(unwritten[1], 80);
+        EXPECT_GT(unwritten[2], 200);  // magenta
+        const unsigned char* many = pixel(rgba, 10, 0, 3);
+        EXPECT_GT(many[0], 200);
+        EXPECT_LT(many[1], 80);
+        EXPECT_LT(many[2], 80);  // red
+    }
+    const OverlayCounts counts = overlay_counts(map);
+    EXPECT_EQ(counts.unwritten, 1u);
+    EXPECT_EQ(counts.many, 1u);
+    EXPECT_EQ(counts.blocks, 3u);
+}
+
+TEST(WriterOverlay, APooledCellIsMarkedWhenAnyOfItsElementsIs) {
+    OutputView view;
+    view.kind = OutputKind::matrix;
+    view.rows = 4;
+    view.cols = 4;
+    view.width = 2;
+    view.height = 2;
+    WriterMap map = one_writer_each(16, 4);
+    map.cells[15] = {};  // the bottom-right cell's last element
+    const ViewElements layout = view_elements(view);
+    EXPECT_FALSE(pixel_writers(map, layout, 0, 0).unwritten);
+    EXPECT_TRUE(pixel_writers(map, layout, 1, 1).unwritten);
+    EXPECT_EQ(pixel_writers(map, layout, 1, 1).block, 2);  // its first element, 10, is thread 2 of block 2
+}
+
+TEST(WriterOverlay, ADoubleClickedElementsWriterIsTheDebugTabsStop) {
+    WriterMap map = one_writer_each(40, 16);
+    DebugTarget target;
+    ASSERT_TRUE(debug_target(map.writer(23), target));
+    EXPECT_EQ(target.block, (std::array<int, 3>{1, 0, 0}));
+    EXPECT_EQ(target.thread, (std::array<int, 3>{7, 0, 0}));
+    EXPECT_EQ(target.line, 7);
+    map.cells[5] = {};
+    EXPECT_FALSE(debug_target(map.writer(5), target)) << "no thread wrote it";
+    map.sites[0].line = 0;
+    EXPECT_FALSE(debug_target(map.writer(6), target)) << "a line not known is no place to stop";
+}
