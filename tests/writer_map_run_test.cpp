@@ -55,6 +55,7 @@ TEST(WriterMapRun, AGpuRequestIsRunAgainOnTheEmulatedDeviceTrackedAtTheSizeOnScr
     EXPECT_EQ(map.arch, "");
     EXPECT_EQ(map.block, gpu.block) << "the launch on screen, as the user set it";
     EXPECT_EQ(map.kernel_path, gpu.kernel_path);
+    EXPECT_GE(map.emulation_timeout_s, 60) << "a tracked launch is slower than the live loop's";
 }
 
 TEST(WriterMapRun, PlotsHugeOutputsAndLongLaunchesAreRefusedWithTheReason) {

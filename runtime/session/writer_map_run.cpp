@@ -37,6 +37,8 @@ RunRequest WriterMapRun::mapping_request(const RunRequest& request, const RunRep
     map.emulation_thorough = false;
     map.emulation_debug = false;
     map.writer_map = shown.view.buffer;
+    // Asked for, once: a tracked launch is several times slower than the live loop's, so it gets longer.
+    map.emulation_timeout_s = std::max(request.emulation_timeout_s, 60.0);
     if (!shown.sizes.empty()) map.inputs.size = shown.sizes;  // the size on screen, whatever the device's default
     map.check_test_sizes = false;
     map.bench_sizes = false;
