@@ -198,7 +198,7 @@ void draw_images_panel(AppState& state) {
     if (ImGui::Button("1:1")) state.view.scale = 1;
     ImGui::SameLine();
     ImGui::Text("zoom %.0f%%", 100 * state.view.scale);
-    draw_writer_controls(session, state.writers, matrix);
+    draw_writer_controls(session, state.writers, matrix, state.view.scale);
     const float tolerance = static_cast<float>(shown.check.tolerance);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float caption = ImGui::GetTextLineHeightWithSpacing();

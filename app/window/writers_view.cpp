@@ -1,6 +1,9 @@
 // The writer map's controls, overlay and hover line in the output views.
 #include "writers_view.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "session/kernel_session.hpp"
 #include "wrapped_text.hpp"
 
@@ -15,6 +18,13 @@ void same_line_if_fits(const std::string& text) {
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
     ImGui::SameLine();
     if (ImGui::CalcTextSize(text.c_str()).x + spacing > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
+}
+
+// About how many view pixels a block's tile spans across: its elements over those a view pixel holds, as a square.
+float block_pixels(const KernelSession& session, const WritersUiState& ui) {
+    const WriterMap* map = session.writer_map();
+    const double per_pixel = static_cast<double>(ui.layout.row_step * ui.layout.col_step);
+    return map ? static_cast<float>(std::sqrt(static_cast<double>(map->block.volume()) / std::max(1.0, per_pixel))) : 0.0f;
 }
 
 // The layout, counts and texture of the map on screen, made again only when the map or the mode changes.
@@ -38,7 +48,7 @@ void refresh(const KernelSession& session, WritersUiState& ui) {
 
 }  // namespace
 
-void draw_writer_controls(KernelSession& session, WritersUiState& ui, bool matrix) {
+void draw_writer_controls(KernelSession& session, WritersUiState& ui, bool matrix, float view_scale) {
     ImGui::SameLine();
     const std::string refusal = session.writers_refusal();
     bool on = session.showing_writers();
@@ -60,6 +70,10 @@ void draw_writer_controls(KernelSession& session, WritersUiState& ui, bool matri
         ImGui::SetNextItemWidth(ImGui::CalcTextSize("block edges").x + 2 * ImGui::GetFrameHeight());
         int mode = static_cast<int>(ui.mode);
         if (ImGui::Combo("##tiling", &mode, "no overlay\0blocks\0block edges\0")) ui.mode = static_cast<TilingOverlay>(mode);
+        if (ui.mode != TilingOverlay::off && block_pixels(session, ui) * view_scale < 3.0f) {
+            same_line_if_fits("(zoom in to see the blocks)");
+            ImGui::TextDisabled("(zoom in to see the blocks)");
+        }
         const std::string blocks = std::to_string(ui.counts.blocks) + " blocks of " + std::to_string(map->block.volume()) + " threads (" + map->kernel + ")";
         same_line_if_fits(blocks);
         ImGui::TextDisabled("%s", blocks.c_str());
@@ -81,11 +95,15 @@ void draw_writer_overlay(KernelSession& session, WritersUiState& ui, ImVec2 orig
     if (!session.showing_writers() || !session.writer_map() || ui.mode == TilingOverlay::off || !ui.texture ||
         ui.drawn_for != session.output_version())
         return;
+    // A block drawn a few screen pixels wide is noise, not tiling: the overlay fades out as the view zooms out.
+    const float fade = std::clamp((block_pixels(session, ui) * transform.scale - 3.0f) / 5.0f, 0.0f, 1.0f);
+    if (fade <= 0) return;
     ImDrawList* draw = ImGui::GetWindowDrawList();
     draw->PushClipRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), true);
     const ImVec2 from(origin.x + transform.offset_x, origin.y + transform.offset_y);
     const ImVec2 to(from.x + transform.scale * static_cast<float>(ui.layout.width), from.y + transform.scale * static_cast<float>(ui.layout.height));
-    draw->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(ui.texture.id())), from, to, ImVec2(0, 0), ImVec2(1, 1));
+    draw->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(ui.texture.id())), from, to, ImVec2(0, 0), ImVec2(1, 1),
+                   IM_COL32(255, 255, 255, static_cast<int>(255 * fade)));
     draw->PopClipRect();
 }
 

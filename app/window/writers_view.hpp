@@ -28,8 +28,9 @@ struct WritersUiState {
     int test_hover_x = -1, test_hover_y = -1;  // --test-hover: a view pixel taken as hovered
 };
 
-// The controls, on the row of the zoom buttons; `matrix`: the words say element rather than pixel.
-void draw_writer_controls(KernelSession& session, WritersUiState& ui, bool matrix);
+// The controls, on the row of the zoom buttons; `matrix`: the words say element rather than pixel;
+// `view_scale`: the views' zoom (screen pixels per view pixel), below which blocks are too small to draw.
+void draw_writer_controls(KernelSession& session, WritersUiState& ui, bool matrix, float view_scale);
 // Over a view drawn at `origin` x `size` with `transform`; nothing while there is no map or overlay.
 void draw_writer_overlay(KernelSession& session, WritersUiState& ui, ImVec2 origin, ImVec2 size, const ViewTransform& transform);
 // The hover line for view pixel (x, y), kept in ui.hover_line; empty without a map.
