@@ -288,7 +288,8 @@ void fields(Walk& walk, const ElementRef& a, const ElementRef& b) { FIELD(buffer
 void fields(Walk& walk, const ElementWriter& a, const ElementWriter& b) {
     FIELD(element); FIELD(written); FIELD(block); FIELD(thread); FIELD(many); FIELD(atomic); FIELD(file); FIELD(line); FIELD(index_story);
 }
-void fields(Walk& walk, const IndexRecipe& a, const IndexRecipe& b) { FIELD(name); FIELD(expression); }
+void fields(Walk& walk, const IndexPart& a, const IndexPart& b) { FIELD(name); FIELD(expression); }
+void fields(Walk& walk, const IndexRecipe& a, const IndexRecipe& b) { FIELD(name); FIELD(expression); FIELD(parts); }
 void fields(Walk& walk, const WriterSite& a, const WriterSite& b) { FIELD(file); FIELD(line); FIELD(recipe); }
 // The map's scalars; its cells travel as a blob (the blob tests below).
 void fields(Walk& walk, const WriterMap& a, const WriterMap& b) { FIELD(buffer); FIELD(kernel); FIELD(grid); FIELD(block); FIELD(sites); }
@@ -574,7 +575,7 @@ RunReport run_report() {
     report.writer_map.grid = {5, 2, 3};
     report.writer_map.block = {16, 8, 2};
     report.writer_map.cells = {{7, 1, WriterCell::kMany, 0}, {0, 0, 0, 0}, {4000000000u, 65535, WriterCell::kAtomic, 0}};
-    report.writer_map.sites = {{"grayscale/01_seed_1d.cu", 13, {"i", "blockIdx.x*blockDim.x + threadIdx.x"}}, {"a.cu", 3, {"", ""}}};
+    report.writer_map.sites = {{"grayscale/02_seed_2d.cu", 17, {"i", "r*w + c", {{"c", "blockIdx.x*blockDim.x + threadIdx.x"}}}}, {"a.cu", 3, {"", ""}}};
     report.writes = {{"out", 1024, 1000, 3}};
     LineAccess line;
     line.file = "transpose/01_naive.cu";

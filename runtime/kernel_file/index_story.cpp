@@ -2,6 +2,10 @@
 // above it (the nearest one), and the built-ins replaced by numbers.
 #include "kernel_file/index_story.hpp"
 
+#include "base/expression.hpp"
+
+#include <algorithm>
+#include <exception>
 #include <regex>
 #include <sstream>
 #include <vector>
@@ -40,6 +44,47 @@ bool has_builtin(const std::string& expression) {
 
 }  // namespace
 
+namespace {
+
+// The nearest definition of `name` at or above line `below` (1-based, exclusive): `int i = ...;` of any
+// integer type, const or not, within 60 lines. Its expression, or empty.
+std::string definition_of(const std::vector<std::string>& lines, const std::string& name, int below) {
+    const std::regex definition(R"((?:^|[;{(\s])(?:const\s+)?(?:unsigned|signed|int|long|short|size_t|auto|u?int(?:8|16|32|64)_t)(?:\s+(?:int|long))*\s+)" +
+                                name + R"(\s*=\s*([^;]+);)");
+    for (int at = below - 2; at >= 0 && at >= below - 61; --at) {
+        std::smatch found;
+        if (std::regex_search(lines[static_cast<size_t>(at)], found, definition)) return trim(found[1]);
+    }
+    return {};
+}
+
+// The recipe of `expression` (named `name`, empty for a subscript), with the variables in it that the lines
+// above define from built-ins; none when neither it nor they have a built-in.
+IndexRecipe recipe_of(const std::vector<std::string>& lines, int line, const std::string& name, const std::string& expression) {
+    if (expression.empty()) return {};
+    IndexRecipe recipe{name, expression, {}};
+    static const std::regex identifier(R"(\b[A-Za-z_]\w*\b)");
+    for (auto it = std::sregex_iterator(expression.begin(), expression.end(), identifier); it != std::sregex_iterator(); ++it) {
+        const std::string part = it->str();
+        const size_t at = static_cast<size_t>(it->position());
+        if (at > 0 && expression[at - 1] == '.') continue;  // a member: blockIdx.x's x
+        if (std::any_of(recipe.parts.begin(), recipe.parts.end(), [&](const IndexPart& p) { return p.name == part; })) continue;
+        if (const std::string defined = definition_of(lines, part, line); has_builtin(defined)) recipe.parts.push_back({part, defined});
+    }
+    return has_builtin(expression) || !recipe.parts.empty() ? recipe : IndexRecipe{};
+}
+
+// "2*16 + 8" -> " = 40" where the expression reads as plain integer arithmetic; empty otherwise.
+std::string value_of(const std::string& filled) {
+    try {
+        return " = " + std::to_string(evaluate_int_expr(filled, {}));
+    } catch (const std::exception&) {
+        return {};
+    }
+}
+
+}  // namespace
+
 IndexRecipe index_recipe(const std::string& source, int line) {
     std::vector<std::string> lines;
     std::istringstream in(source);
@@ -51,27 +96,20 @@ IndexRecipe index_recipe(const std::string& source, int line) {
     if (!std::regex_search(text, match, store)) return {};
     const std::string subscript = trim(match[1]);
     static const std::regex identifier(R"([A-Za-z_]\w*)");
-    if (std::regex_match(subscript, identifier)) {
-        // The nearest definition above: `int i = ...;` (any integer type, const or not).
-        const std::regex definition(R"((?:^|[;{(\s])(?:const\s+)?(?:unsigned|signed|int|long|short|size_t|auto|u?int(?:8|16|32|64)_t)(?:\s+(?:int|long))*\s+)" +
-                                    subscript + R"(\s*=\s*([^;]+);)");
-        for (int at = line - 1; at >= 0 && at >= line - 60; --at) {
-            std::smatch found;
-            if (!std::regex_search(lines[static_cast<size_t>(at)], found, definition)) continue;
-            const std::string expression = trim(found[1]);
-            if (!has_builtin(expression)) return {};
-            return {subscript, expression};
-        }
-        return {};
-    }
-    if (!has_builtin(subscript)) return {};
-    return {"", subscript};
+    if (std::regex_match(subscript, identifier)) return recipe_of(lines, line, subscript, definition_of(lines, subscript, line + 1));
+    return recipe_of(lines, line, "", subscript);
 }
 
 std::string tell_index(const IndexRecipe& recipe, const ThreadValues& values) {
     if (recipe.empty()) return {};
-    if (recipe.name.empty()) return "index " + recipe.expression + " = " + with_values(recipe.expression, values);
-    return recipe.name + " = " + recipe.expression + " = " + with_values(recipe.expression, values);
+    std::string text = recipe.name.empty() ? "index " + recipe.expression : recipe.name + " = " + recipe.expression;
+    if (has_builtin(recipe.expression)) text += " = " + with_values(recipe.expression, values);
+    for (size_t i = 0; i < recipe.parts.size(); ++i) {
+        const IndexPart& part = recipe.parts[i];
+        const std::string filled = with_values(part.expression, values);
+        text += (i == 0 ? ", where " : ", ") + part.name + " = " + part.expression + " = " + filled + value_of(filled);
+    }
+    return text;
 }
 
 std::string index_story(const std::string& source, int line, const ThreadValues& values) {

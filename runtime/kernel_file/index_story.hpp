@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace kplay {
 
@@ -14,14 +15,22 @@ struct ThreadValues {
 // What a line's store says about its index, found once per line: `name = expression` for an index
 // variable defined above it (name empty: the subscript itself is the expression). Empty expression: the
 // line has no plain `name[index] = ...` store, or its index involves no built-in.
+struct IndexPart {
+    std::string name;
+    std::string expression;
+};
 struct IndexRecipe {
     std::string name;
     std::string expression;
+    // The variables of `expression` that come from the built-ins themselves (`i = r*w + c`: r and c), as
+    // the lines above define them; the recipe counts when its expression or one of these has a built-in.
+    std::vector<IndexPart> parts;
     bool empty() const { return expression.empty(); }
 };
 IndexRecipe index_recipe(const std::string& source, int line);
 
-// The recipe told for one thread: "i = blockIdx.x*blockDim.x + threadIdx.x = 7*256 + 13"; empty for an empty recipe.
+// The recipe told for one thread: "i = blockIdx.x*blockDim.x + threadIdx.x = 7*256 + 13", or with its parts
+// "i = r*w + c, where r = blockIdx.y*blockDim.y + threadIdx.y = 1*16 + 4 = 20, c = ..."; empty for an empty recipe.
 std::string tell_index(const IndexRecipe& recipe, const ThreadValues& values);
 
 // index_recipe and tell_index in one: for a single element.
