@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "inspect/fault_finder.hpp"
+
 namespace kplay {
 
 namespace {
@@ -31,25 +33,16 @@ std::string WriterMapRun::refusal(const RunReport& shown) {
 }
 
 RunRequest WriterMapRun::mapping_request(const RunRequest& request, const RunReport& shown) {
-    RunRequest map = request;
-    map.emulate = true;
+    // The fault finder's emulated re-run (same launch, the size on screen, once, unchecked elsewhere), tracked.
+    RunRequest map = emulated_rerun_request(request, shown);
     map.emulation_track = true;
     map.emulation_thorough = false;
     map.emulation_debug = false;
     map.writer_map = shown.view.buffer;
     // Asked for, once: a tracked launch is several times slower than the live loop's, so it gets longer.
     map.emulation_timeout_s = std::max(request.emulation_timeout_s, 60.0);
-    if (!shown.sizes.empty()) map.inputs.size = shown.sizes;  // the size on screen, whatever the device's default
-    map.check_test_sizes = false;
     map.bench_sizes = false;
     map.progressive = false;
-    map.warmup = 0;
-    map.repeat = 1;
-    map.keep_outputs = false;
-    map.measure_ceiling = false;
-    map.defer_library_ceiling = false;
-    map.baseline = Baseline::none;
-    map.arch.clear();
     return map;
 }
 
