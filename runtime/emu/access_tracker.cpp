@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "values/writer_map.hpp"
+
 namespace kplay {
 
 namespace {
@@ -73,9 +75,10 @@ bool AccessTracker::same_warp(uint32_t a, uint32_t b) const {
 }
 
 void AccessTracker::decode(uint32_t id, kplay_emu_dim& block_idx, kplay_emu_dim& thread_idx) const {
-    const uint32_t block = id / threads_per_block_, thread = id % threads_per_block_;
-    block_idx = {block % grid_.x, (block / grid_.x) % grid_.y, block / (grid_.x * grid_.y)};
-    thread_idx = {thread % block_.x, (thread / block_.x) % block_.y, thread / (block_.x * block_.y)};
+    Dim3 b, t;
+    decode_thread(id, {grid_.x, grid_.y, grid_.z}, {block_.x, block_.y, block_.z}, b, t);
+    block_idx = {static_cast<unsigned>(b.x), static_cast<unsigned>(b.y), static_cast<unsigned>(b.z)};
+    thread_idx = {static_cast<unsigned>(t.x), static_cast<unsigned>(t.y), static_cast<unsigned>(t.z)};
 }
 
 // Whether `earlier` happens before `now`, or their kinds cannot conflict.

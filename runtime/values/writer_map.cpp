@@ -3,10 +3,7 @@
 
 namespace kplay {
 
-namespace {
-
-// The emulated device numbers threads block by block, each block's threads x fastest (as CUDA's linear ids).
-void decode(uint64_t id, const Dim3& grid, const Dim3& block, Dim3& block_idx, Dim3& thread_idx) {
+void decode_thread(uint64_t id, const Dim3& grid, const Dim3& block, Dim3& block_idx, Dim3& thread_idx) {
     const uint64_t per_block = static_cast<uint64_t>(block.volume());
     const uint64_t b = id / per_block, t = id % per_block;
     const auto gx = static_cast<uint64_t>(grid.x), gy = static_cast<uint64_t>(grid.y);
@@ -14,8 +11,6 @@ void decode(uint64_t id, const Dim3& grid, const Dim3& block, Dim3& block_idx, D
     block_idx = {static_cast<int64_t>(b % gx), static_cast<int64_t>((b / gx) % gy), static_cast<int64_t>(b / (gx * gy))};
     thread_idx = {static_cast<int64_t>(t % bx), static_cast<int64_t>((t / bx) % by), static_cast<int64_t>(t / (bx * by))};
 }
-
-}  // namespace
 
 ThreadValues thread_values(const Dim3& block_idx, const Dim3& thread_idx, const Dim3& block, const Dim3& grid) {
     ThreadValues values;
@@ -37,7 +32,7 @@ ElementWriter WriterMap::writer(uint64_t element) const {
     writer.written = true;
     writer.many = cell.flags & WriterCell::kMany;
     writer.atomic = cell.flags & WriterCell::kAtomic;
-    decode(cell.thread - 1, grid, block, writer.block, writer.thread);
+    decode_thread(cell.thread - 1, grid, block, writer.block, writer.thread);
     if (cell.site < sites.size()) {
         const WriterSite& site = sites[cell.site];
         writer.file = site.file;

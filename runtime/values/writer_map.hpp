@@ -13,6 +13,10 @@
 
 namespace kplay {
 
+// A launch's linear thread number (block by block, each block's threads x fastest, as CUDA numbers them)
+// as its block and thread indices: the emulated device's trackers number threads so.
+void decode_thread(uint64_t id, const Dim3& grid, const Dim3& block, Dim3& block_idx, Dim3& thread_idx);
+
 // One thread's built-ins, for an index story.
 ThreadValues thread_values(const Dim3& block_idx, const Dim3& thread_idx, const Dim3& block, const Dim3& grid);
 
