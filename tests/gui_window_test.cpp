@@ -750,6 +750,31 @@ TEST(GuiWindow, TheDebugTabStopsInTheChosenThreadAndSteps) {
     ASSERT_GT(load_screenshot(shot).w, 0);
 }
 
+// "Who wrote each element" over a series: vector_add's 5000 elements are 20 blocks of 256 threads along
+// the index, a band each (or 19 edges between them), and the hovered element names its writer.
+TEST(GuiWindow, WhoWroteEachElementOfASeriesBandsItsBlocks) {
+    if (const std::string why = why_no_display(); !why.empty()) GTEST_SKIP() << why;
+    kplay::test::TempDir dir;
+    const fs::path kernel = kplay::test::kernels_dir() / "vector_add" / "01_naive.cu";
+    for (const auto& [mode, bands] : {std::pair<std::string, int>{"blocks", 20}, {"edges", 19}}) {
+        SCOPED_TRACE(mode);
+        const fs::path shot = dir.path() / (mode + ".png");
+        Window window(dir, {kernel.string(), "--emulated", "--size", "5000", "--test-writers", mode, "--test-hover", "700,0", "--screenshot",
+                            shot.string(), "--frames", "5"});
+        EXPECT_EQ(window.wait_exit(), 0);
+        const json state = window.state();
+        const json writers = state["writers"];
+        ASSERT_TRUE(writers.contains("map")) << writers.dump();
+        EXPECT_EQ(writers["map"].value("cells", 0), 5000);
+        EXPECT_EQ(writers["map"].value("blocks", 0), 20);
+        EXPECT_EQ(writers["map"].value("series_bands", 0), bands);
+        EXPECT_NE(writers.value("hover", "").find("c[700]: written by thread (188,0,0) of block (2,0,0) at vector_add/01_naive.cu:"),
+                  std::string::npos)
+            << writers.value("hover", "");
+        EXPECT_EQ(state.value("text_overflow_px", 1.0), 0.0);
+    }
+}
+
 // "Who wrote each pixel": the map of the seed's output (64x32, 8 blocks of 256 threads) is made once
 // the result is in; the hover line names the writer of the pixel under the cursor, and the blocks
 // overlay colours the output view (the gray image alone has no saturated pixel).

@@ -62,7 +62,16 @@ TEST(WriterMapRun, PlotsHugeOutputsAndLongLaunchesAreRefusedWithTheReason) {
     EXPECT_EQ(WriterMapRun::refusal(shown_image(640, 480)), "");
     RunReport series = shown_image(10, 1);
     series.view.kind = OutputKind::series;
-    EXPECT_NE(WriterMapRun::refusal(series).find("image or a matrix"), std::string::npos);
+    series.view.series.count = 1000;
+    EXPECT_EQ(WriterMapRun::refusal(series), "") << "a 1D output is mapped along its index";
+    series.view.series.count = 0;
+    EXPECT_NE(WriterMapRun::refusal(series).find("no output"), std::string::npos);
+    RunReport bars = shown_image(10, 1);
+    bars.view.kind = OutputKind::bars;
+    EXPECT_NE(WriterMapRun::refusal(bars).find("drawn as bars"), std::string::npos);
+    RunReport scalar = shown_image(10, 1);
+    scalar.view.kind = OutputKind::scalar;
+    EXPECT_NE(WriterMapRun::refusal(scalar).find("single value"), std::string::npos);
     const std::string huge = WriterMapRun::refusal(shown_image(7680, 4320));
     EXPECT_NE(huge.find("33177600 elements"), std::string::npos) << huge;
     RunReport matmul;

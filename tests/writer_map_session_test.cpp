@@ -1,6 +1,6 @@
 // "Who wrote each pixel" through KernelSession and the real worker on the emulated device: the shown
 // result is mapped once asked, every save's result is mapped while it stays on, a kernel that leaves
-// pixels unwritten shows them, and a plotted output says why it has no map.
+// pixels unwritten shows them, a series is mapped along its index, and bars say why they have no map.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -87,14 +87,30 @@ TEST(WriterMapSession, TheShownResultIsMappedAndEachSaveAgainWhileItIsOn) {
     EXPECT_EQ(session.writer_map(), nullptr);
 }
 
-TEST(WriterMapSession, APlottedOutputSaysWhyItHasNoMap) {
+TEST(WriterMapSession, ASeriesIsMappedAlongItsIndexAndBarsSayWhyNot) {
     test::TempDir dir;
     KernelSession session(worker_options(dir));
     session.inputs.device = kEmulatedDevice;
     session.open(test::kernels_dir() / "vector_add/01_naive.cu");
     ASSERT_TRUE(session.set_size_text("n=1000"));
     ASSERT_TRUE(pump_until(session, [&] { return session.shown() && !session.busy(); }));
-    EXPECT_NE(session.writers_refusal().find("image or a matrix"), std::string::npos) << session.writers_refusal();
+    EXPECT_EQ(session.writers_refusal(), "");
+    session.show_writers(true);
+    ASSERT_TRUE(pump_until(session, [&] { return session.writer_map() || !session.writers_problem().empty(); }));
+    ASSERT_NE(session.writer_map(), nullptr) << session.writers_problem();
+    const WriterMap& map = *session.writer_map();
+    EXPECT_EQ(map.buffer, "c");
+    EXPECT_EQ(map.cells.size(), 1000u);
+    const ElementWriter w = map.writer(700);  // block 2 of 256 threads, thread 188
+    EXPECT_TRUE(w.written);
+    EXPECT_EQ(w.block.x, 2);
+    EXPECT_EQ(w.thread.x, 188);
+
+    session.show_writers(false);
+    session.open(test::kernels_dir() / "histogram/01_global_atomics.cu");
+    ASSERT_TRUE(session.set_size_text("64x32"));
+    ASSERT_TRUE(pump_until(session, [&] { return session.shown() && !session.busy() && session.shown()->view.kind == OutputKind::bars; }));
+    EXPECT_NE(session.writers_refusal().find("drawn as bars"), std::string::npos) << session.writers_refusal();
     session.show_writers(true);
     EXPECT_FALSE(session.mapping_writers());
     EXPECT_EQ(session.writers_problem(), session.writers_refusal());

@@ -130,3 +130,41 @@ TEST(WriterOverlay, ADoubleClickedElementsWriterIsTheDebugTabsStop) {
     map.sites[0].line = 0;
     EXPECT_FALSE(debug_target(map.writer(6), target)) << "a line not known is no place to stop";
 }
+
+// The series view: a pixel column stands for a run of elements; whatever one of them says (never
+// written, written twice) its column says, whether it lies in a whole chunk or at the run's ends.
+TEST(WriterOverlay, ASeriesColumnIsMarkedWhenAnyOfItsElementsIs) {
+    WriterMap map = one_writer_each(100000, 256);
+    map.cells[3] = {};                                // the first chunk's partial head
+    map.cells[50000].flags = WriterCell::kMany;       // inside a whole chunk of a column's middle
+    map.cells[99999] = {};                            // the very last element
+    const WriterChunks chunks = writer_chunks(map);
+    ASSERT_EQ(chunks.flags.size(), (100000 + 255) / 256u);
+    const std::vector<PixelWriters> columns = column_writers(map, chunks, 0, 100000, 100);  // 1000 elements each
+    ASSERT_EQ(columns.size(), 100u);
+    EXPECT_TRUE(columns[0].unwritten);
+    EXPECT_TRUE(columns[50].many) << "element 50000 starts column 50";
+    EXPECT_FALSE(columns[49].many);
+    EXPECT_TRUE(columns[99].unwritten);
+    int marked = 0;
+    for (const PixelWriters& c : columns) marked += c.unwritten || c.many;
+    EXPECT_EQ(marked, 3);
+    EXPECT_EQ(columns[1].block, 3) << "column 1 starts at element 1000, thread 232 of block 3";
+    // Deep in a whole chunk, found by the chunk's flags alone: elements 40000..60000 in one column.
+    EXPECT_TRUE(range_writers(map, chunks, 40000, 60000).many);
+    EXPECT_FALSE(range_writers(map, chunks, 40000, 49999).many);
+}
+
+// Zoomed in, a column is less than an element wide: it names the element under it.
+TEST(WriterOverlay, AZoomedInSeriesColumnIsTheElementUnderIt) {
+    WriterMap map = one_writer_each(64, 16);
+    map.cells[20] = {};
+    const std::vector<PixelWriters> columns = column_writers(map, writer_chunks(map), 16, 24, 80);  // 10 columns an element
+    ASSERT_EQ(columns.size(), 80u);
+    EXPECT_EQ(columns[0].block, 1);
+    EXPECT_FALSE(columns[39].unwritten) << "column 39 lies over element 19";
+    EXPECT_TRUE(columns[40].unwritten) << "columns 40-49 lie over element 20";
+    EXPECT_TRUE(columns[49].unwritten);
+    EXPECT_FALSE(columns[50].unwritten);
+    EXPECT_TRUE(range_writers(map, writer_chunks(map), 200, 300).block == -1) << "past the end: nobody";
+}

@@ -130,12 +130,41 @@ void draw_scalar(AppState& state, const RunReport& report) {
     }
 }
 
-void draw_series(AppState& state, const RunReport& report, ImVec2 size) {
+// The Debug tab, set to stop in an element's writer at the writing line.
+void open_debug_tab(AppState& state, const DebugTarget& target) {
+    state.debug.block = target.block;
+    state.debug.thread = target.thread;
+    state.debug.line = target.line;
+    state.requested_tab = 3;
+}
+
+// The series with, when "Who wrote" is on, the blocks along its index and the hovered element's writer.
+void draw_series(AppState& state, const RunReport& report) {
+    KernelSession& session = state.session;
     const BufferCheck* check = check_of(report);
     const int64_t first_bad = check ? check->first_bad.index : -1;
+    if (ImGui::Button("Fit")) state.series_view.last = state.series_view.first;
+    draw_writer_controls(session, state.writers, true, 1.0f);
+    const float footer = session.showing_writers() ? 2 * ImGui::GetTextLineHeightWithSpacing() : 0;
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const ImVec2 size(avail.x, std::max(64.0f, avail.y - footer));
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     state.series_rect = {origin.x, origin.y, size.x, size.y};
-    draw_series_view(report.view.series, state.series_view, size, first_bad, report.view.buffer.c_str());
+    const SeriesPlotArea area = draw_series_view(report.view.series, state.series_view, size, first_bad, report.view.buffer.c_str());
+    draw_writer_series_overlay(session, state.writers, area);
+    if (!session.showing_writers()) return;
+    // --test-hover's X stands in for the hovered element.
+    const bool hovered_for_real = state.series_view.hovered >= 0;
+    const int64_t element = state.writers.test_hover_x >= 0 ? state.writers.test_hover_x : state.series_view.hovered;
+    if (const std::string& writer = writer_hover_line(session, state.writers, element); !writer.empty()) {
+        wrapped_colored(kWriter, "%s  (right-click: debug this thread)", writer.c_str());
+        DebugTarget target;
+        if (ImGui::IsMouseClicked(ImGuiMouseButton_Right) && hovered_for_real &&
+            debug_target(session.writer_map()->writer(static_cast<uint64_t>(element)), target))
+            open_debug_tab(state, target);
+    } else if (session.writer_map()) {
+        ImGui::TextDisabled("Hover an element to see the thread that wrote it.");
+    }
 }
 
 // Bars (a histogram's bins), beside the image they were counted from when the task has one.
@@ -184,7 +213,7 @@ void draw_images_panel(AppState& state) {
     const OutputKind kind = shown.view.kind;
     if (session.shown_is_stale()) wrapped_colored(kAmber, "STALE: these are the last good outputs, not the current file's");
     if (kind == OutputKind::scalar) return draw_scalar(state, shown);
-    if (kind == OutputKind::series) return draw_series(state, shown, ImGui::GetContentRegionAvail());
+    if (kind == OutputKind::series) return draw_series(state, shown);
     if (kind == OutputKind::bars) return draw_bars(state, shown);
     const bool matrix = kind == OutputKind::matrix;
     const int image_w = matrix ? state.views.width(ViewKind::error_map) : state.views.width(ViewKind::output);
@@ -260,12 +289,8 @@ void draw_images_panel(AppState& state) {
             // A double-click on the pixel: the Debug tab, set to stop in its writer at the writing line.
             DebugTarget target;
             if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) && hovered_for_real &&
-                debug_target(session.writer_map()->writer(element_at(state.writers.layout, x, y)), target)) {
-                state.debug.block = target.block;
-                state.debug.thread = target.thread;
-                state.debug.line = target.line;
-                state.requested_tab = 3;
-            }
+                debug_target(session.writer_map()->writer(element_at(state.writers.layout, x, y)), target))
+                open_debug_tab(state, target);
         }
     } else {
         ImGui::TextDisabled("Hover a pixel to inspect it. Wheel: zoom at the cursor. Drag: pan. F: fit. 1: 1:1.");

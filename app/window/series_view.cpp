@@ -537,8 +537,8 @@ void draw_footer(ImDrawList* draw, const Frame& f, int64_t count) {
 
 }  // namespace
 
-void draw_series_view(const Series& series, SeriesViewState& state, ImVec2 size, int64_t first_bad,
-                      const char* buffer_name) {
+SeriesPlotArea draw_series_view(const Series& series, SeriesViewState& state, ImVec2 size, int64_t first_bad,
+                                const char* buffer_name) {
     size.x = std::max(size.x, 200.0f);
     size.y = std::max(size.y, 140.0f);
     ImGui::PushID(&state);
@@ -559,7 +559,7 @@ void draw_series_view(const Series& series, SeriesViewState& state, ImVec2 size,
         draw_no_data(draw, at);
         draw->PopClipRect();
         state.hovered = -1;
-        return;
+        return {};
     }
 
     const double count = static_cast<double>(e.count);
@@ -594,6 +594,7 @@ void draw_series_view(const Series& series, SeriesViewState& state, ImVec2 size,
     state.hovered = draw_hover(draw, f, e, item_hovered, item_active);
     draw_footer(draw, f, e.count);
     draw->PopClipRect();
+    return {at.x0, at.plot_w, at.top_y0, at.err_y1, index.first, index.last};
 }
 
 }  // namespace kplay::window

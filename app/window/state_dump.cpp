@@ -102,7 +102,8 @@ nlohmann::json writers_dump(const AppState& state) {
     if (const WriterMap* map = session.writer_map())
         dump["map"] = {{"buffer", map->buffer}, {"kernel", map->kernel}, {"cells", map->cells.size()}, {"blocks", ui.counts.blocks},
                        {"unwritten", ui.counts.unwritten}, {"many", ui.counts.many}, {"grid", {map->grid.x, map->grid.y, map->grid.z}}, {"block", {map->block.x, map->block.y, map->block.z}},
-                       {"seconds", session.writers_seconds()}, {"overlay_drawn", ui.drawn_for == session.output_version() && bool(ui.texture)}};
+                       {"seconds", session.writers_seconds()}, {"overlay_drawn", ui.drawn_for == session.output_version() && bool(ui.texture)},
+                       {"series_bands", ui.series_bands}};
     return dump;
 }
 

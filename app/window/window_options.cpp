@@ -55,7 +55,7 @@ std::optional<int> parse_window_options(int argc, char** argv, WindowOptions& op
                    "For tests: \"Who wrote each pixel\" on from the start, with this overlay: off, blocks or edges")
         ->check(CLI::IsMember({"off", "blocks", "edges"}))
         ->group("");
-    app.add_option("--test-hover", hooks.test_hover, "For tests: the output view's pixel \"X,Y\" taken as hovered")->group("");
+    app.add_option("--test-hover", hooks.test_hover, "For tests: the output view's pixel \"X,Y\" taken as hovered (a series: element X)")->group("");
     CLI11_PARSE(app, argc, argv);
     return std::nullopt;
 }

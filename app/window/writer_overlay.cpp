@@ -7,11 +7,9 @@
 
 namespace kplay::window {
 
-namespace {
-
-constexpr unsigned char kUnwritten[4] = {230, 40, 230, 220};  // magenta, as the difference view marks them
-constexpr unsigned char kMany[4] = {240, 50, 40, 230};        // red: two threads wrote it
-constexpr unsigned char kEdge[4] = {255, 255, 255, 210};
+const unsigned char kUnwrittenColour[4] = {230, 40, 230, 220};  // magenta, as the difference view marks them
+const unsigned char kManyColour[4] = {240, 50, 40, 230};         // red: two threads wrote it
+const unsigned char kEdgeColour[4] = {255, 255, 255, 210};
 
 // Neighbouring block numbers get far-apart hues (the golden ratio's steps around the colour wheel).
 void block_colour(int64_t block, unsigned char* rgba) {
@@ -32,8 +30,6 @@ void block_colour(int64_t block, unsigned char* rgba) {
     rgba[2] = static_cast<unsigned char>(255 * b);
     rgba[3] = 115;  // the output shows through
 }
-
-}  // namespace
 
 ViewElements view_elements(const OutputView& view) {
     ViewElements layout;
@@ -72,6 +68,52 @@ PixelWriters pixel_writers(const WriterMap& map, const ViewElements& layout, int
     return pixel;
 }
 
+WriterChunks writer_chunks(const WriterMap& map) {
+    WriterChunks chunks;
+    chunks.flags.assign((map.cells.size() + WriterChunks::kChunk - 1) / WriterChunks::kChunk, 0);
+    for (uint64_t i = 0; i < map.cells.size(); ++i) {
+        const WriterCell& cell = map.cells[i];
+        if (cell.thread == 0) chunks.flags[i / WriterChunks::kChunk] |= WriterChunks::kAnyUnwritten;
+        else if (cell.flags & WriterCell::kMany) chunks.flags[i / WriterChunks::kChunk] |= WriterChunks::kAnyMany;
+    }
+    return chunks;
+}
+
+PixelWriters range_writers(const WriterMap& map, const WriterChunks& chunks, uint64_t begin, uint64_t end) {
+    PixelWriters range;
+    const uint64_t size = map.cells.size();
+    if (begin >= size) return range;
+    end = std::min(std::max(end, begin + 1), size);
+    range.block = map.block_number(begin);
+    auto look = [&](uint64_t i) {
+        const WriterCell& cell = map.cells[i];
+        if (cell.thread == 0) range.unwritten = true;
+        else if (cell.flags & WriterCell::kMany) range.many = true;
+    };
+    constexpr uint64_t n = WriterChunks::kChunk;
+    uint64_t i = begin;
+    for (; i < end && i % n != 0; ++i) look(i);              // up to the first whole chunk
+    for (; i + n <= end; i += n) {                           // whole chunks by their flags
+        const unsigned char flags = i / n < chunks.flags.size() ? chunks.flags[i / n] : 0;
+        range.unwritten |= (flags & WriterChunks::kAnyUnwritten) != 0;
+        range.many |= (flags & WriterChunks::kAnyMany) != 0;
+    }
+    for (; i < end; ++i) look(i);                            // the tail
+    return range;
+}
+
+std::vector<PixelWriters> column_writers(const WriterMap& map, const WriterChunks& chunks, double first, double last, int columns) {
+    std::vector<PixelWriters> out;
+    if (columns <= 0 || last <= first) return out;
+    out.reserve(static_cast<size_t>(columns));
+    const double per = (last - first) / columns;
+    for (int k = 0; k < columns; ++k) {
+        const double a = std::max(0.0, first + k * per), b = std::max(0.0, first + (k + 1) * per);
+        out.push_back(range_writers(map, chunks, static_cast<uint64_t>(a), static_cast<uint64_t>(std::ceil(b))));
+    }
+    return out;
+}
+
 std::vector<unsigned char> overlay_pixels(const WriterMap& map, const ViewElements& layout, TilingOverlay mode) {
     if (!layout.valid() || mode == TilingOverlay::off) return {};
     const size_t w = static_cast<size_t>(layout.width), h = static_cast<size_t>(layout.height);
@@ -84,10 +126,10 @@ std::vector<unsigned char> overlay_pixels(const WriterMap& map, const ViewElemen
             unsigned char* out = &rgba[(y * w + x) * 4];
             const unsigned char* colour = nullptr;
             unsigned char block_rgba[4];
-            if (pixel.unwritten) colour = kUnwritten;
-            else if (pixel.many) colour = kMany;
+            if (pixel.unwritten) colour = kUnwrittenColour;
+            else if (pixel.many) colour = kManyColour;
             else if (mode == TilingOverlay::blocks) block_colour(pixel.block, block_rgba), colour = block_rgba;
-            else if ((x > 0 && here[x - 1] != pixel.block) || (y > 0 && above[x] != pixel.block)) colour = kEdge;
+            else if ((x > 0 && here[x - 1] != pixel.block) || (y > 0 && above[x] != pixel.block)) colour = kEdgeColour;
             if (colour) std::copy(colour, colour + 4, out);
         }
         std::swap(above, here);

@@ -37,6 +37,21 @@ struct PixelWriters {
 };
 PixelWriters pixel_writers(const WriterMap& map, const ViewElements& layout, int x, int y);
 
+// A series view's pixel column covers many elements: whether any of them was never written or written
+// twice is looked up per chunk of kChunk elements, so a frame's work stays bounded at any length.
+struct WriterChunks {
+    static constexpr uint64_t kChunk = 256;
+    static constexpr unsigned char kAnyUnwritten = 1, kAnyMany = 2;
+    std::vector<unsigned char> flags;  // per chunk
+};
+WriterChunks writer_chunks(const WriterMap& map);
+
+// What the elements [begin, end) say, all of them considered (an empty range: the element at begin).
+PixelWriters range_writers(const WriterMap& map, const WriterChunks& chunks, uint64_t begin, uint64_t end);
+
+// The series view's `columns` pixel columns over the elements [first, last): each column's writers.
+std::vector<PixelWriters> column_writers(const WriterMap& map, const WriterChunks& chunks, double first, double last, int columns);
+
 // The overlay as RGBA rows, top row first (layout.width x layout.height pixels), for `mode`.
 std::vector<unsigned char> overlay_pixels(const WriterMap& map, const ViewElements& layout, TilingOverlay mode);
 
@@ -45,6 +60,11 @@ struct OverlayCounts {
     uint64_t unwritten = 0, many = 0, blocks = 0;
 };
 OverlayCounts overlay_counts(const WriterMap& map);
+
+// A block's colour in the overlays (neighbouring blocks far apart in hue); alpha lets the output show.
+void block_colour(int64_t block, unsigned char* rgba);
+// The marks every mode shares, RGBA.
+extern const unsigned char kUnwrittenColour[4], kManyColour[4], kEdgeColour[4];
 
 // "out[700]: written by thread (188,0,0) of block (2,0,0) at grayscale/01_seed_1d.cu:13; i = ..." for
 // view pixel (x, y); empty outside the view.

@@ -20,11 +20,22 @@ void same_line_if_fits(const std::string& text) {
     if (ImGui::CalcTextSize(text.c_str()).x + spacing > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
 }
 
-// About how many view pixels a block's tile spans across: its elements over those a view pixel holds, as a square.
+// About how many view pixels a block's tile spans across: its elements over those a view pixel holds, as
+// a square; in a series view, the pixels its elements span along the index.
 float block_pixels(const KernelSession& session, const WritersUiState& ui) {
     const WriterMap* map = session.writer_map();
+    if (!map) return 0.0f;
+    const double volume = static_cast<double>(map->block.volume());
+    if (!ui.layout.valid()) return static_cast<float>(volume * ui.series_px_per_element);
     const double per_pixel = static_cast<double>(ui.layout.row_step * ui.layout.col_step);
-    return map ? static_cast<float>(std::sqrt(static_cast<double>(map->block.volume()) / std::max(1.0, per_pixel))) : 0.0f;
+    return static_cast<float>(std::sqrt(volume / std::max(1.0, per_pixel)));
+}
+
+// The overlay's opacity: a block drawn a few screen pixels wide is noise, not tiling, so it fades out.
+float fade_of(float block_screen_pixels) { return std::clamp((block_screen_pixels - 3.0f) / 5.0f, 0.0f, 1.0f); }
+
+bool map_on_screen(const KernelSession& session, const WritersUiState& ui) {
+    return session.showing_writers() && session.writer_map() && ui.drawn_for == session.output_version();
 }
 
 // The layout, counts and texture of the map on screen, made again only when the map or the mode changes.
@@ -35,6 +46,7 @@ void refresh(const KernelSession& session, WritersUiState& ui) {
     if (ui.drawn_for != version) {
         ui.layout = view_elements(session.shown()->view);
         ui.counts = overlay_counts(*map);
+        ui.chunks = session.shown()->view.kind == OutputKind::series ? writer_chunks(*map) : WriterChunks{};
         ui.drawn_mode = TilingOverlay::off;
         ui.texture = GlTexture();
     }
@@ -92,11 +104,8 @@ void draw_writer_controls(KernelSession& session, WritersUiState& ui, bool matri
 }
 
 void draw_writer_overlay(KernelSession& session, WritersUiState& ui, ImVec2 origin, ImVec2 size, const ViewTransform& transform) {
-    if (!session.showing_writers() || !session.writer_map() || ui.mode == TilingOverlay::off || !ui.texture ||
-        ui.drawn_for != session.output_version())
-        return;
-    // A block drawn a few screen pixels wide is noise, not tiling: the overlay fades out as the view zooms out.
-    const float fade = std::clamp((block_pixels(session, ui) * transform.scale - 3.0f) / 5.0f, 0.0f, 1.0f);
+    if (!map_on_screen(session, ui) || ui.mode == TilingOverlay::off || !ui.texture) return;
+    const float fade = fade_of(block_pixels(session, ui) * transform.scale);
     if (fade <= 0) return;
     ImDrawList* draw = ImGui::GetWindowDrawList();
     draw->PushClipRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), true);
@@ -107,10 +116,48 @@ void draw_writer_overlay(KernelSession& session, WritersUiState& ui, ImVec2 orig
     draw->PopClipRect();
 }
 
+void draw_writer_series_overlay(KernelSession& session, WritersUiState& ui, const SeriesPlotArea& area) {
+    if (!area.valid()) return;
+    ui.series_px_per_element = area.width / (area.last - area.first);
+    ui.series_bands = 0;
+    if (!map_on_screen(session, ui) || ui.mode == TilingOverlay::off) return;
+    const float fade = fade_of(block_pixels(session, ui));
+    if (fade <= 0) return;
+    const int columns = static_cast<int>(area.width);
+    const std::vector<PixelWriters> writers = column_writers(*session.writer_map(), ui.chunks, area.first, area.last, columns);
+    auto colour = [&](const PixelWriters& w, int k) -> ImU32 {
+        unsigned char rgba[4] = {0, 0, 0, 0};
+        if (w.unwritten) std::copy(kUnwrittenColour, kUnwrittenColour + 4, rgba);
+        else if (w.many) std::copy(kManyColour, kManyColour + 4, rgba);
+        else if (ui.mode == TilingOverlay::blocks) block_colour(w.block, rgba), rgba[3] = 60;  // the curves must stay readable
+        else if (k > 0 && writers[static_cast<size_t>(k - 1)].block != w.block) std::copy(kEdgeColour, kEdgeColour + 4, rgba);
+        return IM_COL32(rgba[0], rgba[1], rgba[2], static_cast<int>(rgba[3] * fade));
+    };
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    // One rectangle per run of columns alike, from the values plot's top to the error plot's bottom.
+    for (int k = 0; k < columns;) {
+        const ImU32 c = colour(writers[static_cast<size_t>(k)], k);
+        int end = k + 1;
+        while (end < columns && colour(writers[static_cast<size_t>(end)], end) == c) ++end;
+        if ((c >> IM_COL32_A_SHIFT) != 0) {
+            draw->AddRectFilled(ImVec2(area.x0 + static_cast<float>(k), area.top_y0), ImVec2(area.x0 + static_cast<float>(end), area.err_y1), c);
+            ++ui.series_bands;
+        }
+        k = end;
+    }
+}
+
 const std::string& writer_hover_line(const KernelSession& session, WritersUiState& ui, int x, int y) {
     ui.hover_line.clear();
-    if (const WriterMap* map = session.writer_map(); map && session.showing_writers() && ui.drawn_for == session.output_version())
-        ui.hover_line = writer_line(*map, ui.layout, x, y);
+    if (map_on_screen(session, ui)) ui.hover_line = writer_line(*session.writer_map(), ui.layout, x, y);
+    return ui.hover_line;
+}
+
+const std::string& writer_hover_line(const KernelSession& session, WritersUiState& ui, int64_t element) {
+    ui.hover_line.clear();
+    const WriterMap* map = session.writer_map();
+    if (map_on_screen(session, ui) && element >= 0 && static_cast<uint64_t>(element) < map->cells.size())
+        ui.hover_line = describe_writer(map->writer(static_cast<uint64_t>(element)));
     return ui.hover_line;
 }
 

@@ -13,6 +13,7 @@ uint64_t elements_of(const OutputView& view) {
     if (view.kind == OutputKind::image)
         return static_cast<uint64_t>(view.width) * static_cast<uint64_t>(view.height) * static_cast<uint64_t>(std::max(1, view.channels));
     if (view.kind == OutputKind::matrix) return static_cast<uint64_t>(view.rows) * static_cast<uint64_t>(view.cols);
+    if (view.kind == OutputKind::series) return static_cast<uint64_t>(std::max<int64_t>(0, view.series.count));
     return 0;
 }
 
@@ -20,8 +21,11 @@ uint64_t elements_of(const OutputView& view) {
 
 std::string WriterMapRun::refusal(const RunReport& shown) {
     const OutputView& view = shown.view;
-    if (view.kind != OutputKind::image && view.kind != OutputKind::matrix)
-        return "Who wrote each element is shown over an image or a matrix output; this task's output is drawn as a plot.";
+    if (view.kind == OutputKind::bars)
+        return "Who wrote each element is shown over an image, a matrix or a series; this task's output is drawn as bars (bins "
+               "that many threads add to).";
+    if (view.kind != OutputKind::image && view.kind != OutputKind::matrix && view.kind != OutputKind::series)
+        return "Who wrote each element is shown over an image, a matrix or a series; this task's output is a single value.";
     if (view.buffer.empty() || elements_of(view) == 0) return "This result has no output to map.";
     if (elements_of(view) > kMaxElements)
         return "'" + view.buffer + "' has " + std::to_string(elements_of(view)) + " elements; the map follows at most " +
