@@ -45,6 +45,13 @@ TEST(Cli, UsageErrorsExitTwo) {
     const Result bad_block = run_cli("run " + kernel("matmul/01_seed_naive.cu") + " --block 16,x", cache);
     EXPECT_NE(bad_block.output.find("--block expects numbers"), std::string::npos) << bad_block.output;
     EXPECT_EQ(bad_block.code, 3);
+    // A word where an ordinal goes is named as what --device takes, not as a block's numbers.
+    for (const char* command : {"run", "bench", "sweep"}) {
+        const Result bad_device = run_cli(std::string(command) + " " + kernel("grayscale/01_seed_1d.cu") + " --device emulated", cache);
+        EXPECT_NE(bad_device.output.find("--device expects a GPU's ordinal (0, 1, ...) or cpu"), std::string::npos)
+            << command << ": " << bad_device.output;
+        EXPECT_NE(bad_device.code, 0);
+    }
 }
 
 TEST(Cli, CompileSucceedsAndCachesAcrossProcesses) {

@@ -97,7 +97,7 @@ std::function<int()> add_bench_command(CLI::App& app) {
             request.emulate = emulated;
             request.emulation_track = false;  // a table of times: the emulated device's untracked build, on every core
             request.emulate_without_gpu = false;  // decided above, once for the whole table
-            if (!emulated && !o->device.empty()) request.device = static_cast<int>(parse_dims(o->device, "--device").at(0));
+            if (!emulated && !o->device.empty()) request.device = parse_device_ordinal(o->device);
             return request;
         };
         std::vector<Row> rows;

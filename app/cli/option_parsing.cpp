@@ -33,6 +33,19 @@ std::vector<int64_t> parse_dims(const std::string& text, const char* option) {
     return dims;
 }
 
+int parse_device_ordinal(const std::string& text) {
+    size_t used = 0;
+    long long ordinal = -1;
+    try {
+        ordinal = std::stoll(text, &used);
+    } catch (...) {
+        used = 0;
+    }
+    if (text.empty() || used != text.size() || ordinal < 0 || ordinal > 1024)
+        throw std::invalid_argument("--device expects a GPU's ordinal (0, 1, ...) or cpu for the emulated CPU device (got '" + text + "')");
+    return static_cast<int>(ordinal);
+}
+
 std::pair<std::string, std::string> parse_assignment(const std::string& text, const char* option) {
     const auto equals = text.find('=');
     const std::string name = text.substr(0, equals);

@@ -11,6 +11,8 @@ namespace kplay::cli {
 
 // "256" / "16,16" / "8,8,4" -> up to 3 positive integers; throws std::invalid_argument with a message.
 std::vector<int64_t> parse_dims(const std::string& text, const char* option);
+// --device's GPU ordinal ("0", "1", ...); "cpu" is the caller's to look for first.
+int parse_device_ordinal(const std::string& text);
 
 // "NAME=VALUE" (VALUE may be empty: "NAME" alone means NAME=) -> pair; throws std::invalid_argument.
 std::pair<std::string, std::string> parse_assignment(const std::string& text, const char* option);

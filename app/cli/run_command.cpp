@@ -439,7 +439,7 @@ std::function<int()> add_run_command(CLI::App& app) {
         request.arch = o->arch;
         request.emulate_without_gpu = o->device.empty();  // an ordinal asked for means a GPU or an error
         if (o->device == "cpu") request.emulate = true;
-        else if (!o->device.empty()) request.device = static_cast<int>(parse_dims(o->device, "--device").at(0));
+        else if (!o->device.empty()) request.device = parse_device_ordinal(o->device);
         request.thread_order = parse_thread_order(o->order).value_or(ThreadOrder::forward);
         request.check_test_sizes = !o->no_test_sizes;
         request.order_seed = o->order_seed;

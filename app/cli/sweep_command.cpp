@@ -171,7 +171,7 @@ std::function<int()> add_sweep_command(CLI::App& app) {
         }
         const DeviceQuery& devices = answer.devices;
         const bool emulate = o->device == "cpu";
-        const int ordinal = emulate || o->device.empty() ? 0 : static_cast<int>(parse_dims(o->device, "--device").at(0));
+        const int ordinal = emulate || o->device.empty() ? 0 : parse_device_ordinal(o->device);
         if (!emulate && !o->device.empty() && (ordinal >= static_cast<int>(devices.devices.size()))) {
             std::cerr << "kplay-cli: no CUDA device " << ordinal << ": " << (devices.problem().empty() ? "the driver reports " + std::to_string(devices.devices.size()) : devices.problem()) << "\n";
             return kNoDevice;
