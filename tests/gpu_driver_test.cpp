@@ -3,10 +3,12 @@
 
 #include <vector>
 
+#include "base/fingerprint.hpp"
 #include "cuda/bandwidth_ceiling.hpp"
 #include "cuda/copy_kernel.hpp"
 #include "cuda/cuda_context.hpp"
 #include "cuda/device_query.hpp"
+#include "cuda/fingerprint_kernel.hpp"
 #include "test_support.hpp"
 
 using namespace kplay;
@@ -59,4 +61,28 @@ TEST(GpuDriver, TheCeilingsCopyKernelCopiesEveryWord) {
     stream.synchronize();
     to.download(back.data(), words * 4);
     EXPECT_EQ(back, host);
+}
+
+// The fingerprint kernel computes the host's fingerprint exactly: at sizes with a tail of 1-3 bytes,
+// from an address that is not word-aligned, over 64 MB, and zero bytes.
+TEST(GpuDriver, TheFingerprintKernelAgreesWithTheHost) {
+    if (const std::string why = test::why_no_gpu(); !why.empty()) GTEST_SKIP() << why;
+    const DeviceInfo device = describe_device(0);
+    PrimaryContext context(0);
+    const FingerprintKernel kernel(device);
+    const Stream stream = Stream::create();
+    std::vector<unsigned char> bytes((size_t{64} << 20) + 3);
+    uint64_t state = 0x12345;
+    for (unsigned char& b : bytes) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        b = static_cast<unsigned char>(state >> 56);
+    }
+    const DeviceBuffer buffer(bytes.size());
+    buffer.upload(bytes.data(), bytes.size());
+    for (const size_t size : {size_t{0}, size_t{1}, size_t{3}, size_t{4}, size_t{1027}, size_t{1} << 20, bytes.size() - 1})
+        EXPECT_EQ(kernel.fingerprint(stream, buffer.get(), size), fingerprint_bytes(bytes.data(), size)) << size << " bytes";
+    EXPECT_EQ(kernel.fingerprint(stream, buffer.get() + 1, 4099), fingerprint_bytes(bytes.data() + 1, 4099)) << "misaligned";
+    bytes[12345] ^= 0x10;
+    buffer.upload(bytes.data(), bytes.size());
+    EXPECT_EQ(kernel.fingerprint(stream, buffer.get(), bytes.size()), fingerprint_bytes(bytes.data(), bytes.size()));
 }

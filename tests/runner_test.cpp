@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <functional>
+#include <map>
 
+#include "base/fingerprint.hpp"
 #include "device/runner.hpp"
 #include "error_code_names.hpp"
 
@@ -19,9 +22,18 @@ public:
     }
     uint64_t address(size_t index) const override { return reinterpret_cast<uint64_t>(memory_.at(index).data()); }
     void write(size_t index, const void* data, size_t bytes) override { std::memcpy(memory_.at(index).data(), data, bytes); }
-    void read(size_t index, void* data, size_t bytes) override { std::memcpy(data, memory_.at(index).data(), bytes); }
+    void read(size_t index, void* data, size_t bytes) override {
+        std::memcpy(data, memory_.at(index).data(), bytes);
+        read_bytes[index] += bytes;
+    }
+    std::map<size_t, size_t> read_bytes;  // by buffer: how many bytes were read back
     void fill(size_t index, uint32_t word) override { std::memset(memory_.at(index).data(), static_cast<int>(word & 0xFF), memory_.at(index).size()); }
     size_t overrun(size_t index) override { return index < overrun_of_.size() ? overrun_of_[index] : 0; }
+    uint64_t fingerprint(size_t index) override {
+        ++fingerprints;
+        return fingerprint_bytes(memory_.at(index).data(), memory_.at(index).size());
+    }
+    int fingerprints = 0;
 
 private:
     std::vector<std::vector<unsigned char>> memory_;
@@ -38,8 +50,11 @@ public:
     void prepare(LoadedKernel&, const LaunchConfig&) override {}
     Occupancy occupancy(const LoadedKernel&, const LaunchConfig&) override { return {}; }
     std::unique_ptr<DeviceBuffers> allocate(const std::vector<BufferShape>& shapes, GuardEdge) override {
-        return std::make_unique<HostBuffers>(shapes, overrun_of_);
+        auto buffers = std::make_unique<HostBuffers>(shapes, overrun_of_);
+        allocated.push_back(buffers.get());
+        return buffers;
     }
+    std::vector<HostBuffers*> allocated;
     bool places_edges() const override { return false; }
     void write_constant(LoadedKernel&, const std::string& name, const void*, size_t bytes) override { constants.emplace_back(name, bytes); }
     std::vector<std::pair<std::string, size_t>> constants;  // what write_constant was given
@@ -49,7 +64,10 @@ public:
         bytes.bytes[8] = static_cast<unsigned char>(plan.argument);
         return bytes;
     }
-    LaunchOutcome launch(const std::vector<DeviceLaunch>& sequence, DeviceBuffers&) override {
+    // Called with each launch's buffers and its number (0, 1: the checked ones), as a kernel would write them.
+    std::function<void(DeviceBuffers&, int)> kernel;
+    LaunchOutcome launch(const std::vector<DeviceLaunch>& sequence, DeviceBuffers& buffers) override {
+        if (kernel) kernel(buffers, launches);
         for (const DeviceLaunch& item : sequence) {  // read now: the arguments live as long as the run
             std::vector<std::vector<unsigned char>> bytes;
             for (size_t i = 0; i < item.args->size(); ++i) {
@@ -144,4 +162,68 @@ TEST(Runner, ATmaDescriptorArgumentGetsTheDevicesBytesForItsSetsBuffer) {
         EXPECT_EQ(args[1][8], 1);
     }
     EXPECT_FALSE(device.misaligned) << "a CUtensorMap is 64-byte aligned";
+}
+
+// Whether the kernel wrote its input, and whether the timed launches left what the checked ones did, is
+// told by fingerprints where the buffers live: the input is never read back, and a timed output only
+// when its bytes differ.
+TEST(Runner, InputsAndTimedOutputsAreJudgedByFingerprintsNotReadBack) {
+    LaunchPlan plan;
+    PlannedLaunch planned{nullptr, &plan, "k"};
+    RunnerSettings settings;
+    settings.timed = true;
+    settings.keep_timed_outputs = true;
+    const std::vector<unsigned char> answer(1000, 42);
+    auto writes_out = [&](DeviceBuffers& buffers, int) { buffers.write(1, answer.data(), answer.size()); };
+
+    StandInDevice honest({0, 0});
+    honest.kernel = writes_out;
+    TaskData data = two_buffers();
+    const RunnerResult fine = run_launches(honest, {planned}, data, settings);
+    ASSERT_TRUE(fine.failure.ok) << fine.failure.error;
+    ASSERT_EQ(honest.allocated.size(), 1u);
+    EXPECT_EQ(fine.inputs_changed, (std::vector<bool>{false, false}));
+    EXPECT_EQ(honest.allocated[0]->read_bytes.count(0), 0u) << "the input is not read back";
+    EXPECT_EQ(honest.allocated[0]->read_bytes[1], 2000u) << "the output after each checked launch, not after the timed ones";
+    ASSERT_EQ(fine.timed_last.size(), 2u);
+    EXPECT_TRUE(fine.timed_last[1].data.empty()) << "the same bytes as the checked launch: nothing to judge";
+    EXPECT_EQ(data.buffers[1].data, answer);
+
+    StandInDevice writer({0, 0});
+    writer.kernel = [&](DeviceBuffers& buffers, int launch) {
+        writes_out(buffers, launch);
+        const unsigned char scribble = 9;
+        if (launch == 1) buffers.write(0, &scribble, 1);  // the second checked launch writes in[0]
+    };
+    TaskData again = two_buffers();
+    EXPECT_EQ(run_launches(writer, {planned}, again, settings).inputs_changed, (std::vector<bool>{true, false}));
+
+    StandInDevice replay({0, 0});
+    replay.kernel = [&](DeviceBuffers& buffers, int launch) {
+        if (launch < 2) writes_out(buffers, launch);  // later launches leave the poison
+    };
+    TaskData third = two_buffers();
+    const RunnerResult replayed = run_launches(replay, {planned}, third, settings);
+    ASSERT_EQ(replayed.timed_last.size(), 2u);
+    EXPECT_EQ(replayed.timed_last[1].data.size(), 1000u) << "differing bytes are read back for the check to judge";
+    EXPECT_NE(replayed.timed_last[1].data, answer);
+}
+
+// The host's fingerprint: one changed byte anywhere (a tail byte included) or another length changes it.
+TEST(Fingerprint, AnyChangedByteOrLengthChangesIt) {
+    std::vector<unsigned char> bytes(1027);
+    for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<unsigned char>(i * 31 + 7);
+    const uint64_t base = fingerprint_bytes(bytes.data(), bytes.size());
+    for (size_t at : {size_t{0}, size_t{511}, size_t{1024}, size_t{1026}}) {
+        std::vector<unsigned char> changed = bytes;
+        changed[at] ^= 1;
+        EXPECT_NE(fingerprint_bytes(changed.data(), changed.size()), base) << "byte " << at;
+    }
+    // Two words swapped: the mix takes each word's position.
+    std::vector<unsigned char> swapped = bytes;
+    std::swap_ranges(swapped.begin(), swapped.begin() + 4, swapped.begin() + 4);
+    EXPECT_NE(fingerprint_bytes(swapped.data(), swapped.size()), base);
+    const std::vector<unsigned char> zeros(8, 0);
+    EXPECT_NE(fingerprint_bytes(zeros.data(), 4), fingerprint_bytes(zeros.data(), 8));
+    EXPECT_EQ(fingerprint_bytes(bytes.data(), bytes.size()), base) << "the same bytes, the same fingerprint";
 }

@@ -57,7 +57,8 @@ size_t guard_zone_bytes() {
 
 class CudaBuffers final : public DeviceBuffers {
 public:
-    CudaBuffers(const std::vector<BufferShape>& shapes, const Stream& stream) : stream_(stream) {
+    CudaBuffers(const std::vector<BufferShape>& shapes, const Stream& stream, const FingerprintKernel& fingerprints)
+        : stream_(stream), fingerprints_(fingerprints) {
         for (const auto& shape : shapes) {
             buffers_.emplace_back(shape.bytes, guard_zone_bytes());
             buffers_.back().arm_guard(stream_);
@@ -75,6 +76,10 @@ public:
         stream_.synchronize();
         buffers_.at(index).download(data, bytes);
     }
+    uint64_t fingerprint(size_t index) override {
+        const DeviceBuffer& buffer = buffers_.at(index);
+        return fingerprints_.fingerprint(stream_, buffer.get(), buffer.size());
+    }
     void fill(size_t index, uint32_t word) override {
         const DeviceBuffer& buffer = buffers_.at(index);
         switch (element_sizes_.at(index)) {
@@ -86,6 +91,7 @@ public:
 
 private:
     const Stream& stream_;
+    const FingerprintKernel& fingerprints_;
     std::vector<DeviceBuffer> buffers_;
     std::vector<size_t> element_sizes_;
 };
@@ -256,7 +262,8 @@ Occupancy CudaDevice::occupancy(const LoadedKernel& kernel, const LaunchConfig& 
 
 std::unique_ptr<DeviceBuffers> CudaDevice::allocate(const std::vector<BufferShape>& buffers, GuardEdge) {
     make_current();
-    return std::make_unique<CudaBuffers>(buffers, stream_);
+    if (!fingerprint_) fingerprint_ = std::make_unique<FingerprintKernel>(info_);
+    return std::make_unique<CudaBuffers>(buffers, stream_, *fingerprint_);
 }
 
 std::string CudaDevice::cooperative_refusal(const LoadedKernel& kernel, const LaunchConfig& launch) {

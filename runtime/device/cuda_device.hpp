@@ -10,6 +10,7 @@
 #include "values/run_report.hpp"
 #include "cuda/cuda_context.hpp"
 #include "cuda/cuda_handles.hpp"
+#include "cuda/fingerprint_kernel.hpp"
 #include "cuda/l2_flush.hpp"
 #include "cuda/nvml.hpp"
 #include "device/device.hpp"
@@ -53,6 +54,7 @@ private:
     Event start_, stop_;
     std::unique_ptr<L2Flusher> l2_flusher_;  // made at the first flush: reads a 2x-L2 buffer
     std::unique_ptr<Nvml> nvml_;             // opened at the first reading
+    std::unique_ptr<FingerprintKernel> fingerprint_;  // built at the first allocation
     std::string nvml_missing_;               // why NVML could not be opened (tried once)
     bool poisoned_ = false;
     std::map<std::string, Ceiling> ceilings_;

@@ -75,6 +75,9 @@ public:
     // granularity), so its buffers keep a guard zone after them; the emulated device faults at its
     // guard page instead and says 0.
     virtual size_t overrun(size_t) { return 0; }
+    // base/fingerprint's fingerprint of buffer `index`, computed where the buffer lives (after the work
+    // in flight): whether it changed is known without reading it back.
+    virtual uint64_t fingerprint(size_t index) = 0;
 };
 
 // One launch of a run's sequence (the annotated kernel's, then each kplay-launch line's).

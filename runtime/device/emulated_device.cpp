@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "base/error.hpp"
+#include "base/fingerprint.hpp"
 #include "base/text.hpp"
 #include "device/constant_fill.hpp"
 #include "emu/emu_source.hpp"
@@ -54,6 +55,7 @@ public:
     uint64_t address(size_t index) const override { return reinterpret_cast<uint64_t>(buffers_.at(index).data()); }
     void write(size_t index, const void* data, size_t bytes) override { std::memcpy(buffers_.at(index).data(), data, bytes); }
     void read(size_t index, void* data, size_t bytes) override { std::memcpy(data, buffers_.at(index).data(), bytes); }
+    uint64_t fingerprint(size_t index) override { return fingerprint_bytes(buffers_.at(index).data(), buffers_.at(index).size()); }
     void fill(size_t index, uint32_t word) override {
         GuardedBuffer& buffer = buffers_.at(index);
         if (sizes_.at(index) == 1) {

@@ -5,7 +5,8 @@
 // get their input back instead), so an element the kernel never writes holds poison[0] after the first
 // and poison[1] after the second and can never pass. On the emulated device the two launches use
 // buffers placed against their guard pages at opposite edges, so an overrun and an underrun are both
-// caught exactly. After them the inputs are read back: a kernel that writes an `in` buffer is flagged.
+// caught exactly. After them each input's fingerprint is taken where it lives: a kernel that writes an `in`
+// buffer is flagged without reading it back.
 #pragma once
 
 #include <functional>
@@ -40,8 +41,12 @@ struct RunnerResult {
     // By buffer index: each output as the first checked launch left it (inputs left empty). The second
     // launch's outputs are written into the TaskData's buffers.
     std::vector<HostBuffer> first;
-    std::vector<std::vector<unsigned char>> inputs_after;  // by index: each input after the launches
-    std::vector<HostBuffer> timed_last;  // by index: each output after the last timed launch (keep_timed_outputs)
+    // By index: whether an `in` buffer's fingerprint after the launches differs from the one it was
+    // written with (the kernel wrote its input).
+    std::vector<bool> inputs_changed;
+    // By index: each output after the last timed launch (keep_timed_outputs), read back only where its
+    // fingerprint differs from the second checked launch's; empty: the same bytes.
+    std::vector<HostBuffer> timed_last;
     TimingStats timing;
     int warmup = 0;
     int copies = 1;

@@ -36,8 +36,7 @@ CheckReport check_run(const RunCheckInput& input) {
     const int primary = primary_index(task);
     for (size_t i = 0; i < task.buffers.size(); ++i) {
         if (!task.buffers[i].is_output()) {
-            if (task.buffers[i].is_input() && input.inputs_after && i < input.inputs_after->size() && !(*input.inputs_after)[i].empty() &&
-                (*input.inputs_after)[i] != input.data->buffers[i].data)
+            if (task.buffers[i].is_input() && input.inputs_changed && i < input.inputs_changed->size() && (*input.inputs_changed)[i])
                 report.overwritten_inputs.push_back(task.buffers[i].name);
             continue;
         }

@@ -18,7 +18,7 @@ struct RunCheckInput {
     const TaskData* data = nullptr;                // inputs as made; outputs as the second checked launch left them
     const std::vector<HostBuffer>* first = nullptr;  // by buffer index: outputs as the first checked launch left them
     const ExpectedOutputs* expected = nullptr;
-    const std::vector<std::vector<unsigned char>>* inputs_after = nullptr;  // by buffer index: inputs after the launches
+    const std::vector<bool>* inputs_changed = nullptr;  // by buffer index: the kernel wrote this `in` buffer
     std::optional<double> tolerance;  // replaces each output's leading tolerance
 };
 
