@@ -7,6 +7,7 @@
 #include <map>
 
 #include "base/fingerprint.hpp"
+#include "device/resident_buffers.hpp"
 #include "device/runner.hpp"
 #include "error_code_names.hpp"
 
@@ -21,7 +22,11 @@ public:
         for (const auto& shape : shapes) memory_.emplace_back(shape.bytes);
     }
     uint64_t address(size_t index) const override { return reinterpret_cast<uint64_t>(memory_.at(index).data()); }
-    void write(size_t index, const void* data, size_t bytes) override { std::memcpy(memory_.at(index).data(), data, bytes); }
+    void write(size_t index, const void* data, size_t bytes) override {
+        std::memcpy(memory_.at(index).data(), data, bytes);
+        ++writes[index];
+    }
+    std::map<size_t, int> writes;  // by buffer: how many times it was written from the host
     void read(size_t index, void* data, size_t bytes) override {
         std::memcpy(data, memory_.at(index).data(), bytes);
         read_bytes[index] += bytes;
@@ -83,6 +88,9 @@ public:
         return outcome;
     }
     bool times_repeats() const override { return true; }
+    ResidentBuffers* resident() override { return keeps ? &kept : nullptr; }
+    bool keeps = false;  // a GPU keeps recent runs' buffers
+    ResidentBuffers kept{1 << 20};
     bool before_timed_launch(bool) override { return false; }
     int input_copies(size_t, bool) const override { return 1; }
     int launches = 0;
@@ -99,6 +107,7 @@ TaskData two_buffers() {
     HostBuffer in{"in", ElementType::u8, BufferRole::in, 1000, {1000}, std::vector<unsigned char>(1000, 7)};
     HostBuffer out{"out", ElementType::u8, BufferRole::out, 1000, {1000}, {}};
     data.buffers = {in, out};
+    data.identity = "inputs of two_buffers";
     return data;
 }
 
@@ -226,4 +235,48 @@ TEST(Fingerprint, AnyChangedByteOrLengthChangesIt) {
     const std::vector<unsigned char> zeros(8, 0);
     EXPECT_NE(fingerprint_bytes(zeros.data(), 4), fingerprint_bytes(zeros.data(), 8));
     EXPECT_EQ(fingerprint_bytes(bytes.data(), bytes.size()), base) << "the same bytes, the same fingerprint";
+}
+
+// A device that keeps recent runs' buffers: the second run of the same inputs allocates and uploads
+// nothing; a run whose kernel wrote its input leaves nothing to reuse; other inputs get their own.
+TEST(Runner, ASecondRunOfTheSameInputsFindsThemOnTheDevice) {
+    LaunchPlan plan;
+    PlannedLaunch planned{nullptr, &plan, "k"};
+    RunnerSettings settings;
+    settings.timed = true;
+    StandInDevice device({0, 0});
+    device.keeps = true;
+    const std::vector<unsigned char> answer(1000, 42);
+    bool scribble = false;
+    device.kernel = [&](DeviceBuffers& buffers, int) {
+        buffers.write(1, answer.data(), answer.size());
+        const unsigned char bad = 9;
+        if (scribble) buffers.write(0, &bad, 1);
+    };
+    auto run = [&] {
+        TaskData data = two_buffers();
+        RunnerResult result = run_launches(device, {planned}, data, settings);
+        EXPECT_TRUE(result.failure.ok) << result.failure.error;
+        EXPECT_EQ(data.buffers[1].data, answer);
+        return result;
+    };
+    EXPECT_FALSE(run().inputs_resident);
+    ASSERT_EQ(device.allocated.size(), 1u);
+    EXPECT_EQ(device.allocated[0]->writes[0], 1) << "the input, uploaded once";
+    EXPECT_GT(device.kept.bytes(), 0u);
+    EXPECT_TRUE(run().inputs_resident);
+    EXPECT_EQ(device.allocated.size(), 1u) << "no new allocation";
+    EXPECT_EQ(device.allocated[0]->writes[0], 1) << "and no new upload";
+    scribble = true;  // the kernel writes its input now: those buffers are no longer as written
+    const RunnerResult wrote = run();
+    EXPECT_TRUE(wrote.inputs_resident);
+    EXPECT_EQ(wrote.inputs_changed, (std::vector<bool>{true, false}));
+    EXPECT_EQ(device.kept.bytes(), 0u);
+    scribble = false;
+    EXPECT_FALSE(run().inputs_resident) << "uploaded again after the kernel wrote its input";
+    EXPECT_EQ(device.allocated.size(), 2u);
+    TaskData other = two_buffers();
+    other.identity = "another seed";
+    run_launches(device, {planned}, other, settings);
+    EXPECT_EQ(device.allocated.size(), 3u) << "other inputs, other buffers";
 }

@@ -171,7 +171,13 @@ T argument(const std::vector<void*>& args, size_t index) {
 }  // namespace
 
 CudaDevice::CudaDevice(int ordinal)
-    : info_(describe_device(ordinal)), context_(ordinal), stream_(Stream::create()), start_(Event::create()), stop_(Event::create()) {}
+    : info_(describe_device(ordinal)),
+      context_(ordinal),
+      stream_(Stream::create()),
+      start_(Event::create()),
+      stop_(Event::create()),
+      // A quarter of the GPU's memory, at most 16 GiB: the runs' own allocations must still fit beside it.
+      resident_(static_cast<size_t>(std::min<int64_t>(info_.total_memory / 4, int64_t{16} << 30))) {}
 
 std::vector<std::unique_ptr<LoadedKernel>> CudaDevice::load(const KernelSource& source) {
     make_current();

@@ -14,6 +14,7 @@
 #include "cuda/l2_flush.hpp"
 #include "cuda/nvml.hpp"
 #include "device/device.hpp"
+#include "device/resident_buffers.hpp"
 
 namespace kplay {
 
@@ -35,6 +36,7 @@ public:
     bool before_timed_launch(bool flush) override;
     int input_copies(size_t input_bytes, bool rotate) const override;
     ClockReading read_clocks() override;
+    ResidentBuffers* resident() override { return &resident_; }
 
     void make_current() const { context_.make_current(); }
     // After a sticky fault the context cannot run kernels again in this process.
@@ -58,6 +60,8 @@ private:
     std::string nvml_missing_;               // why NVML could not be opened (tried once)
     bool poisoned_ = false;
     std::map<std::string, Ceiling> ceilings_;
+    // Last: its buffers are freed before the context and stream above go.
+    ResidentBuffers resident_;
 };
 
 }  // namespace kplay

@@ -63,6 +63,8 @@ struct BufferShape {
 };
 
 // One set of the task's buffers on the device, indexed like the task's buffers.
+class ResidentBuffers;
+
 class DeviceBuffers {
 public:
     virtual ~DeviceBuffers() = default;
@@ -142,6 +144,8 @@ public:
     virtual bool times_repeats() const = 0;
     virtual bool before_timed_launch(bool flush) = 0;  // returns whether it flushed
     virtual int input_copies(size_t input_bytes, bool rotate) const = 0;
+    // Where this device keeps recent runs' buffers across runs (null: it does not).
+    virtual ResidentBuffers* resident() { return nullptr; }
     // The device's clocks, temperature and throttling now, around the timed repeats (GPUs through NVML).
     virtual ClockReading read_clocks() { return {std::nullopt, "the emulated device has no GPU clocks"}; }
 };

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "device/constant_fill.hpp"
+#include "device/resident_buffers.hpp"
 #include "plan/argument_binding.hpp"
 
 namespace kplay {
@@ -30,11 +31,16 @@ struct BufferSet {
     std::vector<std::unique_ptr<TensorMapBytes>> tensor_maps;  // TMA descriptors over these buffers
 };
 
-BufferSet make_set(Device& device, const std::vector<PlannedLaunch>& sequence, const TaskData& data, GuardEdge edge) {
+// `kept`: buffers a run of the same inputs left on the device, inputs as written (nothing to upload).
+BufferSet make_set(Device& device, const std::vector<PlannedLaunch>& sequence, const TaskData& data, GuardEdge edge,
+                   std::unique_ptr<DeviceBuffers> kept) {
     BufferSet set;
-    set.buffers = device.allocate(shapes_of(data), edge);
-    for (size_t i = 0; i < data.buffers.size(); ++i)
-        if (data.buffers[i].is_input()) set.buffers->write(i, data.buffers[i].data.data(), data.buffers[i].bytes());
+    set.buffers = std::move(kept);
+    if (!set.buffers) {
+        set.buffers = device.allocate(shapes_of(data), edge);
+        for (size_t i = 0; i < data.buffers.size(); ++i)
+            if (data.buffers[i].is_input()) set.buffers->write(i, data.buffers[i].data.data(), data.buffers[i].bytes());
+    }
     for (const PlannedLaunch& planned : sequence)
         set.arguments.push_back(with_addresses(planned.plan->arguments, [&](size_t index) { return set.buffers->address(index); }));
     for (auto& arguments : set.arguments) set.pointers.push_back(argument_pointers(arguments));
@@ -75,6 +81,42 @@ LaunchOutcome overrun_failure(const HostBuffer& buffer, size_t past, const std::
     return failure;
 }
 
+// What a run's buffers must match to be found again: the same input set, buffer shapes and sets.
+std::string resident_key(const TaskData& data, size_t sets) {
+    if (data.identity.empty()) return {};
+    std::string key = data.identity + " sets=" + std::to_string(sets);
+    for (const HostBuffer& buffer : data.buffers)
+        key += " " + buffer.name + ":" + std::to_string(static_cast<int>(buffer.type)) + ":" + std::to_string(static_cast<int>(buffer.role)) +
+               ":" + std::to_string(buffer.bytes());
+    return key;
+}
+
+// The sets this run may start from: the ones kept under `key`, if all of them are there.
+std::vector<std::unique_ptr<DeviceBuffers>> kept_sets(ResidentBuffers* resident, const std::string& key, size_t sets) {
+    if (!resident || key.empty()) return {};
+    std::vector<std::unique_ptr<DeviceBuffers>> kept = resident->take(key);
+    if (kept.size() != sets) kept.clear();
+    return kept;
+}
+
+// After a run that went well, its buffers stay for the next run of the same inputs: unless a launch
+// wrote an input in any set (its fingerprint is no longer `as_written`'s) or into a guard zone (the next
+// run would be blamed for it).
+void keep_sets(ResidentBuffers* resident, const std::string& key, std::vector<BufferSet>& sets, const TaskData& data,
+               const std::vector<uint64_t>& as_written) {
+    if (!resident || key.empty()) return;
+    std::vector<std::unique_ptr<DeviceBuffers>> buffers;
+    size_t bytes = 0;
+    for (BufferSet& set : sets)
+        for (size_t i = 0; i < data.buffers.size(); ++i) {
+            if (set.buffers->overrun(i)) return;
+            if (data.buffers[i].role == BufferRole::in && set.buffers->fingerprint(i) != as_written[i]) return;
+            bytes += data.buffers[i].bytes();
+        }
+    for (BufferSet& set : sets) buffers.push_back(std::move(set.buffers));
+    resident->keep(key, std::move(buffers), bytes);
+}
+
 void keep_messages(const LaunchOutcome& outcome, RunnerResult& result) {
     result.printf_lines = outcome.printf_lines;
     result.printf_dropped = outcome.printf_dropped;
@@ -97,11 +139,26 @@ RunnerResult run_launches(Device& device, const std::vector<PlannedLaunch>& sequ
     result.copies = settings.timed && device.times_repeats() ? device.input_copies(input_bytes, settings.rotate_inputs) : 1;
 
     const auto h2d_start = std::chrono::steady_clock::now();
+    // Sets 0..copies-1 at the end edge; then the second checked launch's at the start edge, where the
+    // device places edges (else the second checked launch takes a rotated copy, which must compute the same).
+    const size_t set_count = static_cast<size_t>(result.copies) + (device.places_edges() ? 1 : 0);
+    ResidentBuffers* resident = device.resident();
+    const std::string key = resident ? resident_key(data, set_count) : std::string();
+    std::vector<std::unique_ptr<DeviceBuffers>> kept = kept_sets(resident, key, set_count);
+    result.inputs_resident = !kept.empty();
     std::vector<BufferSet> sets;
-    sets.push_back(make_set(device, sequence, data, GuardEdge::end));
-    for (int copy = 1; copy < result.copies; ++copy) sets.push_back(make_set(device, sequence, data, GuardEdge::end));
-    // The second checked launch: the other guard edge, or a rotated copy, which must compute the same.
-    if (device.places_edges()) sets.push_back(make_set(device, sequence, data, GuardEdge::start));
+    for (size_t k = 0; k < set_count; ++k) {
+        const GuardEdge edge = k < static_cast<size_t>(result.copies) ? GuardEdge::end : GuardEdge::start;
+        std::unique_ptr<DeviceBuffers> reuse = kept.empty() ? nullptr : std::move(kept[k]);
+        try {
+            sets.push_back(make_set(device, sequence, data, edge, std::move(reuse)));
+        } catch (...) {
+            // Out of memory with earlier runs' buffers kept: let them go and try once more.
+            if (!resident || resident->bytes() == 0) throw;
+            resident->clear();
+            sets.push_back(make_set(device, sequence, data, edge, nullptr));
+        }
+    }
     BufferSet& second = sets.size() > 1 ? sets[device.places_edges() ? sets.size() - 1 : 1] : sets[0];
     result.h2d_ms = ms_since(h2d_start);
     // Each `in` buffer's fingerprint as written: after the launches a different one means the kernel
@@ -163,7 +220,10 @@ RunnerResult run_launches(Device& device, const std::vector<PlannedLaunch>& sequ
     }
 
     result.timing = summarize_timings(checked_ms);
-    if (!settings.timed || !device.times_repeats()) return result;
+    if (!settings.timed || !device.times_repeats()) {
+        keep_sets(resident, key, sets, data, as_written);
+        return result;
+    }
     if (settings.after_checked) settings.after_checked(result);
     const ClockReading clocks_before = device.read_clocks();
     const auto timed_start = std::chrono::steady_clock::now();
@@ -194,6 +254,7 @@ RunnerResult run_launches(Device& device, const std::vector<PlannedLaunch>& sequ
                 last.buffers->read(i, result.timed_last[i].data.data(), result.timed_last[i].data.size());
             }
     }
+    keep_sets(resident, key, sets, data, as_written);
     return result;
 }
 

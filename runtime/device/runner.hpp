@@ -52,6 +52,7 @@ struct RunnerResult {
     int copies = 1;
     bool l2_flushed = false;
     double h2d_ms = 0, d2h_ms = 0;
+    bool inputs_resident = false;  // the buffers a run of the same inputs left on the device: nothing uploaded
     double timed_ms = 0;  // the warm-ups and timed repeats, flushes included (wall time)
     TimingConditions conditions;  // the clocks before the warm-ups and after the last repeat (timed runs)
     std::vector<std::string> printf_lines, warnings;

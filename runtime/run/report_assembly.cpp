@@ -18,6 +18,7 @@ void record_launch_results(RunReport& report, const RunnerResult& launches, cons
     report.conditions = launches.conditions;
     report.input_copies = launches.copies;
     report.h2d_ms = launches.h2d_ms;
+    report.inputs_resident = launches.inputs_resident;
     report.d2h_ms = launches.d2h_ms;
     report.printf_lines = launches.printf_lines;
     report.printf_dropped = launches.printf_dropped;

@@ -358,7 +358,7 @@ void to_json(nlohmann::json& j, const RunReport& v) {
          {"arguments", v.arguments}, {"input_description", v.input_description}, {"input_identity", v.input_identity},
          {"kernel_ms", v.kernel_ms}, {"warmup", v.warmup}, {"l2_flushed", v.l2_flushed}, {"conditions", v.conditions},
          {"input_copies", v.input_copies},
-         {"h2d_ms", v.h2d_ms}, {"d2h_ms", v.d2h_ms}, {"inputs_ms", v.inputs_ms}, {"bytes", v.bytes}, {"flops", v.flops},
+         {"h2d_ms", v.h2d_ms}, {"d2h_ms", v.d2h_ms}, {"inputs_resident", v.inputs_resident}, {"inputs_ms", v.inputs_ms}, {"bytes", v.bytes}, {"flops", v.flops},
          {"gbps", v.gbps}, {"gflops", v.gflops}, {"ceiling", v.ceiling}, {"percent_of_ceiling", v.percent_of_ceiling},
          {"verdict", v.verdict}, {"check", v.check}, {"view", v.view}, {"emulated", v.emulated}, {"thread_order", v.thread_order},
          {"thorough", v.thorough}, {"tracked", v.tracked}, {"races", v.races}, {"writers", v.writers}, {"writer_map", v.writer_map}, {"writes", v.writes}, {"line_access", v.line_access}, {"host_compile_ms", v.host_compile_ms}, {"host_compile_cached", v.host_compile_cached},
@@ -398,6 +398,7 @@ void from_json(const nlohmann::json& j, RunReport& v) {
     j.at("conditions").get_to(v.conditions);
     j.at("input_copies").get_to(v.input_copies);
     j.at("h2d_ms").get_to(v.h2d_ms);
+    j.at("inputs_resident").get_to(v.inputs_resident);
     j.at("d2h_ms").get_to(v.d2h_ms);
     j.at("inputs_ms").get_to(v.inputs_ms);
     j.at("bytes").get_to(v.bytes);

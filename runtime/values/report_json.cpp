@@ -192,6 +192,7 @@ json to_json(const RunReport& r) {
                                     {"max", number(r.kernel_ms.max)}, {"mean", number(r.kernel_ms.mean)},
                                     {"stddev", number(r.kernel_ms.stddev)}}},
                      {"h2d_ms", number(r.h2d_ms)},
+                     {"inputs_resident", r.inputs_resident},
                      {"d2h_ms", number(r.d2h_ms)},
                      {"inputs_ms", number(r.inputs_ms)},
                      {"reference_ms", number(r.check.reference_ms)},

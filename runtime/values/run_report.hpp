@@ -115,6 +115,7 @@ struct RunReport {
     TimingConditions conditions;  // the GPU's clocks around the timed repeats (timed GPU runs)
     int input_copies = 1;  // >1: inputs rotated between timed launches
     double h2d_ms = 0, d2h_ms = 0, inputs_ms = 0;
+    bool inputs_resident = false;  // the GPU still held this input set's buffers from an earlier run: nothing uploaded
     double bytes = 0, flops = 0;
     double gbps = 0, gflops = 0;
     Ceiling ceiling;

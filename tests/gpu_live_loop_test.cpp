@@ -1,0 +1,54 @@
+// The live loop on a GPU: a save that changes only the kernel finds its inputs still on the device
+// (nothing allocated or uploaded) and its reference in the cache (no reference run).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+#include <functional>
+#include <thread>
+
+#include "session/kernel_session.hpp"
+#include "test_support.hpp"
+
+using namespace kplay;
+using namespace std::chrono_literals;
+
+namespace {
+
+bool pump_until(KernelSession& session, const std::function<bool()>& done, std::chrono::seconds timeout = 120s) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (!done()) {
+        if (std::chrono::steady_clock::now() > deadline) return false;
+        session.update();
+        std::this_thread::sleep_for(2ms);
+    }
+    return true;
+}
+
+}  // namespace
+
+TEST(GpuLiveLoop, AKernelOnlySaveReusesResidentInputsAndTheReference) {
+    if (const std::string why = test::why_no_gpu(); !why.empty()) GTEST_SKIP() << why;
+    test::TempDir dir;
+    std::ifstream seed(test::kernels_dir() / "grayscale" / "01_seed_1d.cu");
+    const std::string text((std::istreambuf_iterator<char>(seed)), std::istreambuf_iterator<char>());
+    const auto file = dir.write("kernels/grayscale/seed.cu", text);
+    WorkerOptions options;
+    options.worker_path = test::worker_path();
+    options.extra_environment = {"XDG_CACHE_HOME=" + (dir.path() / "cache").string()};
+    KernelSession session(options);
+    session.open(file);
+    ASSERT_TRUE(pump_until(session, [&] { return session.last() && !session.busy(); }));
+    ASSERT_TRUE(session.last()->ok()) << session.last()->error;
+    EXPECT_FALSE(session.last()->inputs_resident) << "the first run uploads its inputs";
+    const int before = session.output_version();
+
+    dir.write("kernels/grayscale/seed.cu", text + "// an edit of the kernel only\n");
+    ASSERT_TRUE(pump_until(session, [&] { return session.output_version() != before && !session.busy(); }));
+    const RunReport& again = *session.last();
+    ASSERT_TRUE(again.ok()) << again.error;
+    EXPECT_TRUE(again.check.passed) << again.check.summary;
+    EXPECT_TRUE(again.inputs_resident) << "the inputs were still on the GPU";
+    EXPECT_TRUE(again.check.reference_cached) << "the reference was not run again";
+    EXPECT_LT(again.h2d_ms, 1.0) << "nothing to upload";
+}
