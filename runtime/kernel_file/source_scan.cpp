@@ -62,7 +62,7 @@ bool match_kplay_line(std::string_view line, std::string& name, std::string& res
     return true;
 }
 
-std::string blank_comments_and_strings(std::string_view source) {
+std::string blank_comments_and_strings(std::string_view source, bool strings) {
     std::string out(source);
     enum class State { code, line_comment, block_comment, string, character } state = State::code;
     for (size_t i = 0; i < out.size(); ++i) {
@@ -86,10 +86,10 @@ std::string blank_comments_and_strings(std::string_view source) {
             case State::string:
             case State::character: {
                 const char quote = state == State::string ? '"' : '\'';
-                if (c == '\\' && next != '\0') { blank(i); blank(i + 1); ++i; }
+                if (c == '\\' && next != '\0') { if (strings) { blank(i); blank(i + 1); } ++i; }
                 else if (c == quote) state = State::code;
                 else if (c == '\n') state = State::code;  // unterminated: let the compiler complain
-                else blank(i);
+                else if (strings) blank(i);
                 break;
             }
         }

@@ -43,7 +43,8 @@ bool match_kplay_line(std::string_view line, std::string& name, std::string& res
 bool match_include_line(std::string_view line, char& opening, std::string& name, size_t* after = nullptr);
 
 // Replaces comments and string/char literals with spaces, keeping every newline, so offsets and lines hold.
-std::string blank_comments_and_strings(std::string_view source);
+// `strings` false: comments only.
+std::string blank_comments_and_strings(std::string_view source, bool strings = true);
 
 // Whether the code (comments and strings aside) calls cooperative groups' this_grid(): its grid.sync()
 // needs a cooperative launch.

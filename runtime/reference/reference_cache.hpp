@@ -1,7 +1,9 @@
 // A small thread-safe cache of CPU references, keyed by the input set's identity.
 //
 // References are computed once per input set (an fp64 matmul of 4096^3 takes seconds) and reused by
-// every run on the same inputs. Only the most recent few are kept, as they can be large.
+// every run on the same inputs. The most recently used are kept, within a count and a byte budget: one
+// save checks the main size, the test sizes and a second seed (six input sets and more), and the next
+// save must still find the main size's.
 #pragma once
 
 #include <chrono>
@@ -17,7 +19,9 @@ namespace kplay {
 template <typename Reference>
 class ReferenceCache {
 public:
-    explicit ReferenceCache(size_t capacity = 8) : capacity_(capacity) {}
+    // `bytes_of` says how much memory a reference holds.
+    ReferenceCache(size_t max_entries, size_t max_bytes, std::function<size_t(const Reference&)> bytes_of)
+        : max_entries_(max_entries), max_bytes_(max_bytes), bytes_of_(std::move(bytes_of)) {}
 
     struct Lookup {
         std::shared_ptr<const Reference> reference;
@@ -29,22 +33,40 @@ public:
     Lookup get(const std::string& identity, const std::function<Reference()>& compute) {
         {
             std::lock_guard lock(mutex_);
-            for (const auto& [key, value] : entries_)
-                if (key == identity) return {value, 0, true};
+            for (auto entry = entries_.begin(); entry != entries_.end(); ++entry)
+                if (entry->key == identity) {
+                    Entry used = *entry;  // to the front: the least recently used go first
+                    entries_.erase(entry);
+                    entries_.push_front(used);
+                    return {used.reference, 0, true};
+                }
         }
         const auto start = std::chrono::steady_clock::now();
         auto reference = std::make_shared<const Reference>(compute());
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         std::lock_guard lock(mutex_);
-        entries_.emplace_front(identity, reference);
-        while (entries_.size() > capacity_) entries_.pop_back();
+        entries_.push_front({identity, reference, bytes_of_(*reference)});
+        size_t total = 0;
+        for (size_t i = 0; i < entries_.size(); ++i) {
+            total += entries_[i].bytes;
+            if (i > 0 && (i >= max_entries_ || total > max_bytes_)) {
+                entries_.resize(i);
+                break;
+            }
+        }
         return {reference, ms, false};
     }
 
 private:
-    size_t capacity_;
+    struct Entry {
+        std::string key;
+        std::shared_ptr<const Reference> reference;
+        size_t bytes = 0;
+    };
+    size_t max_entries_, max_bytes_;
+    std::function<size_t(const Reference&)> bytes_of_;
     std::mutex mutex_;
-    std::deque<std::pair<std::string, std::shared_ptr<const Reference>>> entries_;
+    std::deque<Entry> entries_;  // most recently used first
 };
 
 }  // namespace kplay

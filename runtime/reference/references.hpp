@@ -62,7 +62,13 @@ public:
     ReferenceResult expected(const ReferenceContext& context, const TaskData& data, const ReferenceProgress& progress);
 
 private:
-    ReferenceCache<ExpectedOutputs> cache_{3};
+    // Enough entries for a save's main size, test sizes and second seed, and the next save's.
+    ReferenceCache<ExpectedOutputs> cache_{16, size_t{2} << 30, [](const ExpectedOutputs& expected) {
+                                              size_t bytes = 0;
+                                              for (const auto& output : expected.outputs) bytes += output.size();
+                                              for (const auto& bound : expected.bounds) bytes += bound.size() * sizeof(double);
+                                              return bytes;
+                                          }};
 };
 
 // The two kinds that run user code, each in its own file.

@@ -1,5 +1,7 @@
 // Choosing sizes, loading or making the image, and keeping recent input sets.
 #include "tasks/input_cache.hpp"
+
+#include <algorithm>
 #include "kernel_file/task_sizes.hpp"
 
 #include <filesystem>
@@ -52,8 +54,12 @@ TaskData InputCache::get(const TaskSpec& task, const InputRequest& request, bool
     }
     const std::string key = declaration_key(task) + "|" + (image_file ? file_stamp(request.image_path) : "") + "|" + size_text + "|" +
                             (cpu ? "cpu" : "gpu") + "|" + std::to_string(request.seed);
-    for (const auto& [cached_key, data] : entries_)
-        if (cached_key == key) return *data;
+    for (auto entry = entries_.begin(); entry != entries_.end(); ++entry)
+        if (entry->first == key) {
+            // To the front: a save's further sizes must not push out the main size the next save needs.
+            std::rotate(entries_.begin(), entry, entry + 1);
+            return *entries_.front().second;
+        }
 
     PlanarImage image;
     std::string description;
