@@ -68,3 +68,15 @@ TEST(IndexStory, StoresTheTextDoesNotExplainTellNothing) {
     EXPECT_EQ(index_story(source, 5, {}), "");
     EXPECT_EQ(index_story(source, 99, {}), "");
 }
+
+// Lecture 5's tiled matmul declares its row and column in one declaration, from variables that hold the
+// thread's index: each declarator is found on its own, and the numbers reach through those variables.
+TEST(IndexStory, DeclaratorsOfOneDeclarationAndVariablesOfVariables) {
+    const std::string source = "__global__ void k(float* out, int h, int w) {\n"
+                               "    int tc=threadIdx.x, tr=threadIdx.y;\n"
+                               "    int r=blockIdx.y*blockDim.y+tr, c=blockIdx.x*blockDim.x+tc;\n"
+                               "    if (r<h && c<w) out[r*w + c] = 0;\n"
+                               "}\n";
+    EXPECT_EQ(index_story(source, 4, thread(2, 1, 8, 4, 16, 16)),
+              "index r*w + c, where r = blockIdx.y*blockDim.y+tr = 1*16+(4) = 20, c = blockIdx.x*blockDim.x+tc = 2*16+(8) = 40");
+}

@@ -46,16 +46,55 @@ bool has_builtin(const std::string& expression) {
 
 namespace {
 
+// A declaration's declarators split at its top-level commas: `r=a*b+tr, c=f(x, y)` -> two.
+std::vector<std::string> declarators(const std::string& list) {
+    std::vector<std::string> parts(1);
+    int depth = 0;
+    for (const char c : list) {
+        if (c == '(' || c == '[' || c == '<') ++depth;
+        if (c == ')' || c == ']' || c == '>') --depth;
+        if (c == ',' && depth == 0) parts.emplace_back();
+        else parts.back() += c;
+    }
+    return parts;
+}
+
 // The nearest definition of `name` at or above line `below` (1-based, exclusive): `int i = ...;` of any
-// integer type, const or not, within 60 lines. Its expression, or empty.
+// integer type, const or not, one declarator of several included (`int r = ..., c = ...;`), within 60
+// lines. Its expression, or empty.
 std::string definition_of(const std::vector<std::string>& lines, const std::string& name, int below) {
-    const std::regex definition(R"((?:^|[;{(\s])(?:const\s+)?(?:unsigned|signed|int|long|short|size_t|auto|u?int(?:8|16|32|64)_t)(?:\s+(?:int|long))*\s+)" +
-                                name + R"(\s*=\s*([^;]+);)");
+    static const std::regex declaration(
+        R"((?:^|[;{(\s])(?:const\s+)?(?:unsigned|signed|int|long|short|size_t|auto|u?int(?:8|16|32|64)_t)(?:\s+(?:int|long))*\s+([^;]+);)");
+    const std::regex this_one(R"(^\s*)" + name + R"(\s*=\s*(.+)$)");
     for (int at = below - 2; at >= 0 && at >= below - 61; --at) {
-        std::smatch found;
-        if (std::regex_search(lines[static_cast<size_t>(at)], found, definition)) return trim(found[1]);
+        const std::string& text = lines[static_cast<size_t>(at)];
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), declaration); it != std::sregex_iterator(); ++it)
+            for (const std::string& declarator : declarators((*it)[1].str())) {
+                std::smatch found;
+                if (std::regex_match(declarator, found, this_one)) return trim(found[1]);
+            }
     }
     return {};
+}
+
+// `expression` with the variables in it that the lines above line `line` define from built-ins put in
+// their place, parenthesised (`blockIdx.y*blockDim.y+tr` -> `blockIdx.y*blockDim.y+(threadIdx.y)`), so
+// its value can be worked out; empty when none is.
+std::string inlined(const std::vector<std::string>& lines, int line, const std::string& expression) {
+    static const std::regex identifier(R"(\b[A-Za-z_]\w*\b)");
+    std::string out;
+    bool any = false;
+    size_t last = 0;
+    for (auto it = std::sregex_iterator(expression.begin(), expression.end(), identifier); it != std::sregex_iterator(); ++it) {
+        const size_t at = static_cast<size_t>(it->position());
+        if (at > 0 && expression[at - 1] == '.') continue;
+        const std::string defined = definition_of(lines, it->str(), line);
+        if (!has_builtin(defined)) continue;
+        out += expression.substr(last, at - last) + "(" + defined + ")";
+        last = at + it->str().size();
+        any = true;
+    }
+    return any ? out + expression.substr(last) : std::string();
 }
 
 // The recipe of `expression` (named `name`, empty for a subscript), with the variables in it that the lines
@@ -69,7 +108,8 @@ IndexRecipe recipe_of(const std::vector<std::string>& lines, int line, const std
         const size_t at = static_cast<size_t>(it->position());
         if (at > 0 && expression[at - 1] == '.') continue;  // a member: blockIdx.x's x
         if (std::any_of(recipe.parts.begin(), recipe.parts.end(), [&](const IndexPart& p) { return p.name == part; })) continue;
-        if (const std::string defined = definition_of(lines, part, line); has_builtin(defined)) recipe.parts.push_back({part, defined});
+        if (const std::string defined = definition_of(lines, part, line); has_builtin(defined))
+            recipe.parts.push_back({part, defined, inlined(lines, line, defined)});
     }
     return has_builtin(expression) || !recipe.parts.empty() ? recipe : IndexRecipe{};
 }
@@ -106,7 +146,7 @@ std::string tell_index(const IndexRecipe& recipe, const ThreadValues& values) {
     if (has_builtin(recipe.expression)) text += " = " + with_values(recipe.expression, values);
     for (size_t i = 0; i < recipe.parts.size(); ++i) {
         const IndexPart& part = recipe.parts[i];
-        const std::string filled = with_values(part.expression, values);
+        const std::string filled = with_values(part.resolved.empty() ? part.expression : part.resolved, values);
         text += (i == 0 ? ", where " : ", ") + part.name + " = " + part.expression + " = " + filled + value_of(filled);
     }
     return text;

@@ -18,6 +18,7 @@ struct ThreadValues {
 struct IndexPart {
     std::string name;
     std::string expression;
+    std::string resolved;  // the expression with its own variables from built-ins put in (tr -> (threadIdx.y)); empty: none
 };
 struct IndexRecipe {
     std::string name;
