@@ -9,22 +9,14 @@
 #include <thread>
 
 #include "session/kernel_session.hpp"
+#include "session_pump.hpp"
 #include "test_support.hpp"
 
 using namespace kplay;
+using kplay::test::pump_until;
 using namespace std::chrono_literals;
 
 namespace {
-
-bool pump_until(KernelSession& session, const std::function<bool()>& done, std::chrono::seconds timeout = 120s) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (!done()) {
-        if (std::chrono::steady_clock::now() > deadline) return false;
-        session.update();
-        std::this_thread::sleep_for(5ms);
-    }
-    return true;
-}
 
 std::string read_text(const std::filesystem::path& path) {
     std::ifstream in(path);

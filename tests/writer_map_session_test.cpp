@@ -8,9 +8,11 @@
 #include <thread>
 
 #include "session/kernel_session.hpp"
+#include "session_pump.hpp"
 #include "test_support.hpp"
 
 using namespace kplay;
+using kplay::test::pump_until;
 using namespace std::chrono_literals;
 
 namespace {
@@ -20,16 +22,6 @@ WorkerOptions worker_options(const test::TempDir& cache) {
     options.worker_path = test::worker_path();
     options.extra_environment = {"KPLAY_CUDA_DRIVER=/nonexistent/libcuda.so.1", "XDG_CACHE_HOME=" + cache.path().string()};
     return options;
-}
-
-bool pump_until(KernelSession& session, const std::function<bool()>& done, std::chrono::seconds timeout = 120s) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (!done()) {
-        if (std::chrono::steady_clock::now() > deadline) return false;
-        session.update();
-        std::this_thread::sleep_for(5ms);
-    }
-    return true;
 }
 
 std::string grayscale_kernel(const std::string& store) {
