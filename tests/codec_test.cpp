@@ -288,7 +288,7 @@ void fields(Walk& walk, const ElementRef& a, const ElementRef& b) { FIELD(buffer
 void fields(Walk& walk, const ElementWriter& a, const ElementWriter& b) {
     FIELD(element); FIELD(written); FIELD(block); FIELD(thread); FIELD(many); FIELD(atomic); FIELD(file); FIELD(line); FIELD(index_story);
 }
-void fields(Walk& walk, const IndexPart& a, const IndexPart& b) { FIELD(name); FIELD(expression); }
+void fields(Walk& walk, const IndexPart& a, const IndexPart& b) { FIELD(name); FIELD(expression); FIELD(resolved); }
 void fields(Walk& walk, const IndexRecipe& a, const IndexRecipe& b) { FIELD(name); FIELD(expression); FIELD(parts); }
 void fields(Walk& walk, const WriterSite& a, const WriterSite& b) { FIELD(file); FIELD(line); FIELD(recipe); }
 // The map's scalars; its cells travel as a blob (the blob tests below).
@@ -307,7 +307,7 @@ void fields(Walk& walk, const RunReport& a, const RunReport& b) {
     FIELD(stage); FIELD(error); FIELD(error_code); FIELD(fault); FIELD(error_line); FIELD(launch_problems); FIELD(file); FIELD(task); FIELD(kernel);
     FIELD(lowered_name); FIELD(spec); FIELD(sizes); FIELD(values); FIELD(compile); FIELD(device); FIELD(function);
     FIELD(occupancy); FIELD(module_load_ms); FIELD(launch); FIELD(following); FIELD(coverage); FIELD(arguments); FIELD(input_description);
-    FIELD(input_identity); FIELD(kernel_ms); FIELD(warmup); FIELD(l2_flushed); FIELD(conditions); FIELD(input_copies); FIELD(h2d_ms);
+    FIELD(input_identity); FIELD(kernel_ms); FIELD(warmup); FIELD(l2_flushed); FIELD(conditions); FIELD(input_copies); FIELD(h2d_ms); FIELD(inputs_resident);
     FIELD(d2h_ms); FIELD(inputs_ms); FIELD(bytes); FIELD(flops); FIELD(gbps); FIELD(gflops); FIELD(ceiling);
     FIELD(percent_of_ceiling); FIELD(verdict); FIELD(check); FIELD(view); FIELD(emulated); FIELD(thread_order);
     FIELD(thorough); FIELD(tracked); FIELD(races); FIELD(writers); FIELD(writer_map); FIELD(writes); FIELD(line_access); FIELD(host_compile_ms); FIELD(host_compile_cached); FIELD(printf_lines); FIELD(printf_dropped);
@@ -533,6 +533,7 @@ RunReport run_report() {
     report.conditions = {true, "a reading", {1980, 3201, 34, 142.5, 0x4}, {1755, 3201, 61, 690.25, 0x20}, {"software thermal slowdown"}, true};
     report.input_copies = 3;
     report.h2d_ms = 0.25;
+    report.inputs_resident = true;
     report.d2h_ms = 0.375;
     report.inputs_ms = 7.5;
     report.bytes = 3.2e10;
@@ -575,7 +576,7 @@ RunReport run_report() {
     report.writer_map.grid = {5, 2, 3};
     report.writer_map.block = {16, 8, 2};
     report.writer_map.cells = {{7, 1, WriterCell::kMany, 0}, {0, 0, 0, 0}, {4000000000u, 65535, WriterCell::kAtomic, 0}};
-    report.writer_map.sites = {{"grayscale/02_seed_2d.cu", 17, {"i", "r*w + c", {{"c", "blockIdx.x*blockDim.x + threadIdx.x"}}}}, {"a.cu", 3, {"", ""}}};
+    report.writer_map.sites = {{"grayscale/02_seed_2d.cu", 17, {"i", "r*w + c", {{"c", "blockIdx.x*blockDim.x+tc", "blockIdx.x*blockDim.x+(threadIdx.x)"}}}}, {"a.cu", 3, {"", ""}}};
     report.writes = {{"out", 1024, 1000, 3}};
     LineAccess line;
     line.file = "transpose/01_naive.cu";
