@@ -6,10 +6,12 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
 #include "client/worker_client.hpp"
+#include "compile/heavy_headers.hpp"
 #include "compile/nvrtc_compiler.hpp"
 #include "run/engine.hpp"
 #include "test_support.hpp"
@@ -139,6 +141,30 @@ TEST_F(CompileServer, PchWarningsAreNotTheFilesAndADeadServerIsRestartedAndSaid)
     EXPECT_EQ(restarted.pch, PchUse::created);  // a new process: its PCH starts again
     EXPECT_GT(server_pid(), 0);
     EXPECT_NE(server_pid(), server);
+}
+
+// A plain kernel is compiled without -pch even in the server: loading a PCH of a few small headers
+// costs more than parsing them (50 against 34 ms an edit of the seed kernel on the dev machine).
+TEST_F(CompileServer, APlainKernelIsCompiledWithoutThePch) {
+    WorkerClient client(options_);
+    const std::string plain = "// kplay: kernel=k args=a launch=1d block=32 grid=1\n#include <stdint.h>\n"
+                              "__global__ void k(int* a) { a[threadIdx.x] = (int)UINT8_MAX; }\n";
+    const CompileResult result = compile(client, plain);
+    ASSERT_TRUE(result.ok) << result.log;
+    EXPECT_EQ(result.pch, PchUse::none);
+    EXPECT_TRUE(std::find(result.options_used.begin(), result.options_used.end(), "-pch") == result.options_used.end());
+    EXPECT_EQ(compile(client, cccl_kernel(1)).pch, PchUse::created);
+}
+
+TEST(HeavyHeaders, LibrariesAndUnknownAngledHeadersButNotTheStandInsOrKplays) {
+    EXPECT_TRUE(includes_heavy_headers("#include <cub/block/block_scan.cuh>\n"));
+    EXPECT_TRUE(includes_heavy_headers("  #  include <cooperative_groups.h>\n"));
+    EXPECT_TRUE(includes_heavy_headers("x\n#include \"cute/tensor.hpp\"  // from include=\n"));
+    EXPECT_TRUE(includes_heavy_headers("#include <cuda_fp16.h>"));
+    EXPECT_TRUE(includes_heavy_headers("#include <some_library.h>\n"));
+    EXPECT_FALSE(includes_heavy_headers("#include <stdio.h>\n#include <cstdint>\n#include <math.h>\n"));
+    EXPECT_FALSE(includes_heavy_headers("#include \"kplay.cuh\"\n#include \"../reduction/reference.h\"\n"));
+    EXPECT_FALSE(includes_heavy_headers("// #include nothing <cub/x.cuh>\n#define X <cub/y>\n"));
 }
 
 // In one process (kplay-cli --in-process compiles without the server, so the option is the request's).

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "compile/compile_wire.hpp"
+#include "compile/heavy_headers.hpp"
 
 extern char** environ;
 
@@ -103,7 +104,8 @@ std::optional<CompileResult> CompilerProcess::ask(const CompileRequest& request)
 
 CompileResult CompilerProcess::compile(const CompileRequest& asked) {
     CompileRequest request = asked;
-    request.options.pch = pch_;
+    // Only a file with a large header library gains from -pch; a plain one would pay for it.
+    request.options.pch = pch_ && includes_heavy_headers(request.source);
     if (socket_.empty()) return compile_with_nvrtc(request);
     std::lock_guard lock(mutex_);
     if (std::optional<CompileResult> result = ask(request)) return std::move(*result);

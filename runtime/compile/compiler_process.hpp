@@ -16,8 +16,8 @@ namespace kplay {
 
 class CompilerProcess {
 public:
-    // `program` serves with `program --compile-server SOCKET` (kplay-worker); `pch`: every compile asks
-    // for NVRTC's precompiled headers.
+    // `program` serves with `program --compile-server SOCKET` (kplay-worker); `pch`: a compile of a file with
+    // a large header library (heavy_headers.hpp) asks for NVRTC's precompiled headers.
     CompilerProcess(std::filesystem::path program, std::filesystem::path socket, bool pch);
 
     // Never throws for the server's failures; NVRTC's own failures come as CompileResult::failure.
