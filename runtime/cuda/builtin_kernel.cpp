@@ -8,7 +8,7 @@
 
 namespace kplay {
 
-BuiltinKernel build_builtin_kernel(const DeviceInfo& device, const char* source, const char* file, const char* name) {
+Module build_builtin_module(const DeviceInfo& device, const char* source, const char* file) {
     CompileRequest request;
     request.source = source;
     request.source_path = file;
@@ -16,8 +16,12 @@ BuiltinKernel build_builtin_kernel(const DeviceInfo& device, const char* source,
     request.options.lineinfo = false;
     const CompileResult compiled = compile_with_nvrtc(request);
     if (!compiled.ok) throw InputError(std::string("Internal: kplay's kernel ") + file + " did not compile: " + compiled.log);
+    return Module::load(compiled.binary);
+}
+
+BuiltinKernel build_builtin_kernel(const DeviceInfo& device, const char* source, const char* file, const char* name) {
     BuiltinKernel kernel;
-    kernel.module = Module::load(compiled.binary);
+    kernel.module = build_builtin_module(device, source, file);
     kernel.function = kernel.module.function(name);
     return kernel;
 }

@@ -16,4 +16,7 @@ struct BuiltinKernel {
 // (needs the device's context current). Throws InputError ("Internal: ...") if it does not compile.
 BuiltinKernel build_builtin_kernel(const DeviceInfo& device, const char* source, const char* file, const char* name);
 
+// The same for a source of several kernels: the loaded module, to take each function from.
+Module build_builtin_module(const DeviceInfo& device, const char* source, const char* file);
+
 }  // namespace kplay

@@ -14,6 +14,7 @@
 #include "cuda/driver.hpp"
 #include "cuda/module.hpp"
 #include "device/constant_fill.hpp"
+#include "device/cuda_outputs.hpp"
 
 namespace kplay {
 
@@ -264,6 +265,11 @@ Occupancy CudaDevice::occupancy(const LoadedKernel& kernel, const LaunchConfig& 
     if (info_.max_threads_per_sm > 0)
         occupancy.fraction = static_cast<double>(occupancy.blocks_per_sm * warps * info_.limits.warp_size) / info_.max_threads_per_sm;
     return occupancy;
+}
+
+std::shared_ptr<CheckedOutputs> CudaDevice::checked_outputs(const std::vector<BufferShape>& shapes) {
+    if (!check_) check_ = std::make_unique<CheckKernel>(info_);
+    return std::make_shared<CudaOutputs>(shapes, stream_, *check_);
 }
 
 std::unique_ptr<DeviceBuffers> CudaDevice::allocate(const std::vector<BufferShape>& buffers, GuardEdge) {

@@ -10,6 +10,7 @@
 #include "values/run_report.hpp"
 #include "cuda/cuda_context.hpp"
 #include "cuda/cuda_handles.hpp"
+#include "cuda/check_kernel.hpp"
 #include "cuda/fingerprint_kernel.hpp"
 #include "cuda/l2_flush.hpp"
 #include "cuda/nvml.hpp"
@@ -37,6 +38,7 @@ public:
     int input_copies(size_t input_bytes, bool rotate) const override;
     ClockReading read_clocks() override;
     ResidentBuffers* resident() override { return &resident_; }
+    std::shared_ptr<CheckedOutputs> checked_outputs(const std::vector<BufferShape>& shapes) override;
 
     void make_current() const { context_.make_current(); }
     // After a sticky fault the context cannot run kernels again in this process.
@@ -57,6 +59,7 @@ private:
     std::unique_ptr<L2Flusher> l2_flusher_;  // made at the first flush: reads a 2x-L2 buffer
     std::unique_ptr<Nvml> nvml_;             // opened at the first reading
     std::unique_ptr<FingerprintKernel> fingerprint_;  // built at the first allocation
+    std::unique_ptr<CheckKernel> check_;              // built at the first run's check
     std::string nvml_missing_;               // why NVML could not be opened (tried once)
     bool poisoned_ = false;
     std::map<std::string, Ceiling> ceilings_;

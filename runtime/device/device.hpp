@@ -26,6 +26,7 @@
 #include "values/stage.hpp"
 #include "values/timing_conditions.hpp"
 #include "plan/tensor_map_plan.hpp"
+#include "tasks/outputs_on_device.hpp"
 #include "kernel_file/task_spec.hpp"
 
 namespace kplay {
@@ -80,6 +81,14 @@ public:
     // base/fingerprint's fingerprint of buffer `index`, computed where the buffer lives (after the work
     // in flight): whether it changed is known without reading it back.
     virtual uint64_t fingerprint(size_t index) = 0;
+};
+
+// A run's outputs kept where the device computed them, checked there (tasks/outputs_on_device.hpp).
+class CheckedOutputs : public OutputsOnDevice {
+public:
+    // Keeps buffer `index` of `buffers` as checked launch `launch` (0 or 1) left it, before anything
+    // else is written to it.
+    virtual void keep(size_t index, int launch, DeviceBuffers& buffers) = 0;
 };
 
 // One launch of a run's sequence (the annotated kernel's, then each kplay-launch line's).
@@ -144,6 +153,9 @@ public:
     virtual bool times_repeats() const = 0;
     virtual bool before_timed_launch(bool flush) = 0;  // returns whether it flushed
     virtual int input_copies(size_t input_bytes, bool rotate) const = 0;
+    // A place for one run's checked outputs where the device checks them itself, by buffer index (shapes
+    // of 0 bytes: not kept); null where the host checks them (the emulated device: its memory is the host's).
+    virtual std::shared_ptr<CheckedOutputs> checked_outputs(const std::vector<BufferShape>&) { return nullptr; }
     // Where this device keeps recent runs' buffers across runs (null: it does not).
     virtual ResidentBuffers* resident() { return nullptr; }
     // The device's clocks, temperature and throttling now, around the timed repeats (GPUs through NVML).

@@ -7,9 +7,12 @@
 // buffers placed against their guard pages at opposite edges, so an overrun and an underrun are both
 // caught exactly. After them each input's fingerprint is taken where it lives: a kernel that writes an `in`
 // buffer is flagged without reading it back.
+// On a GPU both checked launches' outputs are also copied aside on the device, where the check kernel
+// checks them (tasks/outputs_on_device.hpp): the first launch's are not read back at all.
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -39,8 +42,11 @@ struct RunnerSettings {
 struct RunnerResult {
     LaunchOutcome failure;  // ok unless a launch failed (a fault the device reports as a value)
     // By buffer index: each output as the first checked launch left it (inputs left empty). The second
-    // launch's outputs are written into the TaskData's buffers.
+    // launch's outputs are written into the TaskData's buffers. Where the device checks its outputs
+    // itself (`on_device`), `first` holds no bytes: they stay there.
     std::vector<HostBuffer> first;
+    // The device's copies of both checked launches' outputs, for its own check (null: the host checks).
+    std::shared_ptr<CheckedOutputs> on_device;
     // By index: whether an `in` buffer's fingerprint after the launches differs from the one it was
     // written with (the kernel wrote its input).
     std::vector<bool> inputs_changed;

@@ -27,12 +27,7 @@ constexpr int64_t kMaxMapSide = 1024;
 
 // ---- The rule, with its numbers evaluated
 
-struct Rule {
-    CheckKind kind = CheckKind::exact;
-    double abs = 0, rel = 0, ulp = 0, bound = 1;
-    double leading = 0;
-    std::string text;
-};
+using Rule = CheckRule;
 
 std::string number_text(double value, const char* format = "%.6g") {
     char text[48];
@@ -77,7 +72,9 @@ std::string rule_text(const Rule& rule) {
     return "|got - ref| <= " + join(terms, " + ");
 }
 
-Rule make_rule(const BufferCheckInput& input) {
+}  // namespace
+
+CheckRule check_rule(const BufferCheckInput& input) {
     const BufferSpec& spec = *input.spec;
     const CheckSpec& check = spec.check;
     const auto& override_value = input.tolerance_override;
@@ -112,6 +109,8 @@ Rule make_rule(const BufferCheckInput& input) {
     rule.text = rule_text(rule);
     return rule;
 }
+
+namespace {
 
 // ---- Elements
 
@@ -153,7 +152,7 @@ uint64_t ulp_distance(uint64_t a, uint64_t b, size_t size) {
 class ElementComparer {
 public:
     explicit ElementComparer(const BufferCheckInput& input)
-        : type_(input.spec->type), size_(element_size(type_)), count_(input.final->count), rule_(make_rule(input)) {
+        : type_(input.spec->type), size_(element_size(type_)), count_(input.final->count), rule_(check_rule(input)) {
         final_ = input.final->data.data();
         expected_ = input.expected->data();
         if (input.first && !input.first->data.empty()) first_ = input.first->data.data();
@@ -161,7 +160,7 @@ public:
         // Each launch's copy says which poison it was filled with.
         const uint32_t words[2] = {first_ ? input.first->poison[0] : 0u, input.final->poison[1]};
         for (size_t launch = 0; launch < 2; ++launch)
-            for (size_t parity = 0; parity < 2; ++parity) poison_[launch][parity] = poison_bits(words[launch], parity);
+            for (size_t parity = 0; parity < 2; ++parity) poison_[launch][parity] = poison_element_bits(words[launch], size_, parity);
     }
 
     size_t count() const { return count_; }
@@ -270,17 +269,6 @@ private:
         return 0;
     }
 
-    // What the repeated 32-bit poison word leaves in one element: u8 takes the low byte, f16 alternates
-    // the word's halves between even and odd elements, f64 holds the word twice.
-    uint64_t poison_bits(uint32_t word, size_t parity) const {
-        switch (size_) {
-            case 1: return word & 0xFFu;
-            case 2: return parity ? word >> 16 : word & 0xFFFFu;
-            case 4: return word;
-            default: return (uint64_t{word} << 32) | word;
-        }
-    }
-
     ElementType type_;
     size_t size_;
     size_t count_;
@@ -292,7 +280,9 @@ private:
     uint64_t poison_[2][2] = {};
 };
 
-void validate(const BufferCheckInput& input) {
+}  // namespace
+
+void validate_check_input(const BufferCheckInput& input) {
     if (!input.spec || !input.final || !input.expected)
         throw std::invalid_argument("check_buffer needs the buffer's spec, its final content and the reference");
     const std::string& name = input.spec->name;
@@ -312,6 +302,8 @@ void validate(const BufferCheckInput& input) {
                          "), but the reference gave no bound for each element: use a " +
                          "reference that computes one, or check it by tolerance");
 }
+
+namespace {
 
 // ---- Texts
 
@@ -418,41 +410,35 @@ std::string summary(const BufferCheck& check, int64_t wrong, const Rule& rule) {
 
 // ---- Statistics
 
-// Counts and error statistics of one pass, kept in locals (not in the BufferCheck) so the loop runs in
-// registers; written out once at the end.
-struct Tally {
-    int64_t over_tolerance = 0, unwritten = 0, nan_inf = 0, nondeterministic = 0, racy = 0, wrong = 0;
-    int64_t first_bad = -1;
-    double max_abs = 0, max_rel = 0, max_ratio = 0, diff_squares = 0, ref_squares = 0;
+// One element into the tally (kept in a local, so the loop runs in registers).
+void add_element(ElementTally& tally, size_t i, const ElementResult& e, double rel_floor) {
+    tally.over_tolerance += !e.passed;
+    tally.unwritten += e.unwritten;
+    tally.nan_inf += e.nan_inf;
+    tally.nondeterministic += e.nondeterministic;
+    tally.racy += e.nondeterministic && !e.tolerated_variation;
+    if (e.failed() && tally.wrong++ == 0) tally.first_bad = static_cast<int64_t>(i);
+    if (!e.finite) return;
+    const double error = std::fabs(e.got - e.ref), magnitude = std::fabs(e.ref);
+    tally.max_abs = std::max(tally.max_abs, error);
+    if (magnitude > rel_floor) tally.max_rel = std::max(tally.max_rel, error / magnitude);
+    tally.max_ratio = std::max(tally.max_ratio, e.ratio);
+    tally.diff_squares += error * error;
+    tally.ref_squares += e.ref * e.ref;
+}
 
-    void add(size_t i, const ElementResult& e, double rel_floor) {
-        over_tolerance += !e.passed;
-        unwritten += e.unwritten;
-        nan_inf += e.nan_inf;
-        nondeterministic += e.nondeterministic;
-        racy += e.nondeterministic && !e.tolerated_variation;
-        if (e.failed() && wrong++ == 0) first_bad = static_cast<int64_t>(i);
-        if (!e.finite) return;
-        const double error = std::fabs(e.got - e.ref), magnitude = std::fabs(e.ref);
-        max_abs = std::max(max_abs, error);
-        if (magnitude > rel_floor) max_rel = std::max(max_rel, error / magnitude);
-        max_ratio = std::max(max_ratio, e.ratio);
-        diff_squares += error * error;
-        ref_squares += e.ref * e.ref;
-    }
-
-    void write_to(BufferCheck& check) const {
-        check.over_tolerance = over_tolerance;
-        check.unwritten = unwritten;
-        check.nan_inf = nan_inf;
-        check.nondeterministic = nondeterministic;
-        check.max_abs_error = max_abs;
-        check.max_rel_error = max_rel;
-        check.max_error_ratio = max_ratio;
-        check.rel_frobenius_error = ref_squares == 0 ? std::sqrt(diff_squares) : std::sqrt(diff_squares / ref_squares);
-        check.passed = over_tolerance == 0 && racy == 0;
-    }
-};
+void write_tally(const ElementTally& tally, BufferCheck& check) {
+    check.over_tolerance = tally.over_tolerance;
+    check.unwritten = tally.unwritten;
+    check.nan_inf = tally.nan_inf;
+    check.nondeterministic = tally.nondeterministic;
+    check.max_abs_error = tally.max_abs;
+    check.max_rel_error = tally.max_rel;
+    check.max_error_ratio = tally.max_ratio;
+    check.rel_frobenius_error =
+        tally.ref_squares == 0 ? std::sqrt(tally.diff_squares) : std::sqrt(tally.diff_squares / tally.ref_squares);
+    check.passed = tally.over_tolerance == 0 && tally.racy == 0;
+}
 
 // The relative error is only taken where |ref| is not tiny next to the buffer's largest reference, so one
 // near-zero reference cannot dominate it; that largest value is found first, reading the reference only.
@@ -485,16 +471,13 @@ float min_or_nan(float a, float b) { return (std::isnan(a) || std::isnan(b)) ? N
 int64_t rows_of(const HostBuffer& buffer) { return is_2d(buffer) ? buffer.shape[0] : 1; }
 int64_t cols_of(const HostBuffer& buffer) { return is_2d(buffer) ? buffer.shape[1] : static_cast<int64_t>(buffer.count); }
 
+// Every pass below fills the frame output_view_frame made, so the host's view and a device's agree on
+// its shape by construction.
 void fill_image_view(OutputView& view, const ElementComparer& comparer, const BufferCheckInput& input) {
-    view.width = static_cast<int>(cols_of(*input.final));
-    view.height = static_cast<int>(rows_of(*input.final));
-    const size_t channels = static_cast<size_t>(channels_of(*input.final));
-    view.channels = static_cast<int>(channels);
+    const auto channels = static_cast<size_t>(view.channels);
     const bool bytes = input.spec->type == ElementType::u8;
     if (bytes) view.output = input.final->data;
-    else view.output.resize(comparer.count());
     // One difference per pixel: of its channels, the one furthest from the reference (NaN wins).
-    view.map.assign(comparer.count() / channels, 0.0f);
     for (size_t i = 0; i < comparer.count(); ++i) {
         const ElementResult e = comparer.compare(i);
         const float d = static_cast<float>(e.got - e.ref);
@@ -506,20 +489,12 @@ void fill_image_view(OutputView& view, const ElementComparer& comparer, const Bu
     }
 }
 
-void fill_matrix_view(OutputView& view, const ElementComparer& comparer, const HostBuffer& buffer) {
-    const int64_t rows = rows_of(buffer), cols = cols_of(buffer) * channels_of(buffer);
-    const int64_t row_step = (rows + kMaxMapSide - 1) / kMaxMapSide, col_step = (cols + kMaxMapSide - 1) / kMaxMapSide;
-    const int64_t height = (rows + row_step - 1) / row_step, width = (cols + col_step - 1) / col_step;
-    view.width = static_cast<int>(width);
-    view.height = static_cast<int>(height);
-    view.rows = rows;
-    view.cols = cols;
-    view.map.assign(static_cast<size_t>(width * height), 0.0f);
-    for (int64_t r = 0; r < rows; ++r) {
-        float* cells = view.map.data() + (r / row_step) * width;
-        for (int64_t c = 0; c < cols; ++c) {
-            const ElementResult e = comparer.compare(static_cast<size_t>(r * cols + c));
-            float& cell = cells[c / col_step];
+void fill_matrix_view(const ViewFrame& frame, OutputView& view, const ElementComparer& comparer) {
+    for (int64_t r = 0; r < view.rows; ++r) {
+        float* cells = view.map.data() + (r / frame.row_step) * view.width;
+        for (int64_t c = 0; c < view.cols; ++c) {
+            const ElementResult e = comparer.compare(static_cast<size_t>(r * view.cols + c));
+            float& cell = cells[c / frame.col_step];
             cell = max_or_nan(cell, static_cast<float>(e.ratio));
         }
     }
@@ -547,19 +522,10 @@ struct Envelope {
 };
 
 void fill_series_view(Series& series, const ElementComparer& comparer) {
-    const auto count = static_cast<int64_t>(comparer.count());
-    series.count = count;
-    series.bucket = std::max<int64_t>(1, (count + Series::kMaxSeriesEntries - 1) / Series::kMaxSeriesEntries);
     const bool envelopes = series.bucket > 1;
-    const auto entries = static_cast<size_t>((count + series.bucket - 1) / series.bucket);
-    series.got_min.resize(entries);
-    series.want_min.resize(entries);
-    series.ratio_max.resize(entries);
-    series.got_max.resize(envelopes ? entries : 0);
-    series.want_max.resize(envelopes ? entries : 0);
-    for (size_t entry = 0; entry < entries; ++entry) {
+    for (size_t entry = 0; entry < series.entries(); ++entry) {
         const auto begin = static_cast<size_t>(entry * series.bucket);
-        const auto end = static_cast<size_t>(std::min<int64_t>(count, (entry + 1) * series.bucket));
+        const auto end = static_cast<size_t>(std::min<int64_t>(series.count, (entry + 1) * series.bucket));
         Envelope envelope(comparer.compare(begin));
         for (size_t i = begin + 1; i < end; ++i) envelope.add(comparer.compare(i));
         series.got_min[entry] = envelope.got_min;
@@ -573,8 +539,22 @@ void fill_series_view(Series& series, const ElementComparer& comparer) {
 
 }  // namespace
 
-BufferCheck check_buffer(const BufferCheckInput& input) {
-    validate(input);
+ElementTally tally_elements(const BufferCheckInput& input) {
+    validate_check_input(input);
+    ElementTally tally;
+    if (input.spec->check.kind == CheckKind::none) return tally;
+    const ElementComparer comparer(input);
+    // Relative errors only where the reference is not tiny next to the buffer's largest value, so a
+    // near-zero result of cancellation does not read as a huge relative error.
+    const double rel_floor = 1e-3 * largest_reference(comparer);
+    for (size_t i = 0; i < comparer.count(); ++i) add_element(tally, i, comparer.compare(i), rel_floor);
+    return tally;
+}
+
+BufferCheck check_buffer(const BufferCheckInput& input) { return check_buffer(input, tally_elements(input)); }
+
+BufferCheck check_buffer(const BufferCheckInput& input, const ElementTally& tally) {
+    validate_check_input(input);
     if (input.spec->check.kind == CheckKind::none) return unchecked(input);
     const ElementComparer comparer(input);
     const Rule& rule = comparer.rule();
@@ -583,12 +563,7 @@ BufferCheck check_buffer(const BufferCheckInput& input) {
     check.rule = rule.text;
     check.tolerance = rule.leading;
     check.elements = static_cast<int64_t>(comparer.count());
-    // Relative errors only where the reference is not tiny next to the buffer's largest value, so a
-    // near-zero result of cancellation does not read as a huge relative error.
-    const double rel_floor = 1e-3 * largest_reference(comparer);
-    Tally tally;
-    for (size_t i = 0; i < comparer.count(); ++i) tally.add(i, comparer.compare(i), rel_floor);
-    tally.write_to(check);
+    write_tally(tally, check);
     if (tally.first_bad >= 0) {
         const auto at = static_cast<size_t>(tally.first_bad);
         check.first_bad = bad_element(input, rule, comparer.compare(at), at);
@@ -600,26 +575,68 @@ BufferCheck check_buffer(const BufferCheckInput& input) {
     return check;
 }
 
-OutputView make_output_view(const BufferCheckInput& input, OutputKind kind) {
-    OutputView view;
+ViewFrame output_view_frame(const BufferCheckInput& input, OutputKind kind) {
+    ViewFrame frame;
+    OutputView& view = frame.view;
     view.kind = kind;
     view.buffer = input.spec ? input.spec->name : "";
-    validate(input);
-    const ElementComparer comparer(input);
-    if (kind == OutputKind::scalar) {
-        const ElementResult e = comparer.compare(0);
-        view.value = value_text(e.got, input.spec->type, true);
-        view.expected = value_text(e.ref, input.spec->type, true);
-        return view;
-    }
+    validate_check_input(input);
+    const HostBuffer& buffer = *input.final;
     switch (kind) {
-        case OutputKind::image: fill_image_view(view, comparer, input); break;
-        case OutputKind::matrix: fill_matrix_view(view, comparer, *input.final); break;
+        case OutputKind::image: {
+            view.width = static_cast<int>(cols_of(buffer));
+            view.height = static_cast<int>(rows_of(buffer));
+            view.channels = static_cast<int>(channels_of(buffer));
+            view.output.assign(input.spec->type == ElementType::u8 ? 0 : buffer.count, 0);
+            view.map.assign(buffer.count / static_cast<size_t>(view.channels), 0.0f);
+            break;
+        }
+        case OutputKind::matrix: {
+            const int64_t rows = rows_of(buffer), cols = cols_of(buffer) * channels_of(buffer);
+            frame.row_step = (rows + kMaxMapSide - 1) / kMaxMapSide;
+            frame.col_step = (cols + kMaxMapSide - 1) / kMaxMapSide;
+            view.height = static_cast<int>((rows + frame.row_step - 1) / frame.row_step);
+            view.width = static_cast<int>((cols + frame.col_step - 1) / frame.col_step);
+            view.rows = rows;
+            view.cols = cols;
+            view.map.assign(static_cast<size_t>(view.width) * static_cast<size_t>(view.height), 0.0f);
+            break;
+        }
         case OutputKind::series:
-        case OutputKind::bars: fill_series_view(view.series, comparer); break;
+        case OutputKind::bars: {
+            Series& series = view.series;
+            series.count = static_cast<int64_t>(buffer.count);
+            series.bucket = std::max<int64_t>(1, (series.count + Series::kMaxSeriesEntries - 1) / Series::kMaxSeriesEntries);
+            const auto entries = static_cast<size_t>((series.count + series.bucket - 1) / series.bucket);
+            series.got_min.resize(entries);
+            series.want_min.resize(entries);
+            series.ratio_max.resize(entries);
+            series.got_max.resize(series.bucket > 1 ? entries : 0);
+            series.want_max.resize(series.bucket > 1 ? entries : 0);
+            break;
+        }
         case OutputKind::scalar: break;
     }
-    return view;
+    return frame;
+}
+
+OutputView make_output_view(const BufferCheckInput& input, OutputKind kind) {
+    ViewFrame frame = output_view_frame(input, kind);
+    OutputView& view = frame.view;
+    const ElementComparer comparer(input);
+    switch (kind) {
+        case OutputKind::image: fill_image_view(view, comparer, input); break;
+        case OutputKind::matrix: fill_matrix_view(frame, view, comparer); break;
+        case OutputKind::series:
+        case OutputKind::bars: fill_series_view(view.series, comparer); break;
+        case OutputKind::scalar: {
+            const ElementResult e = comparer.compare(0);
+            view.value = value_text(e.got, input.spec->type, true);
+            view.expected = value_text(e.ref, input.spec->type, true);
+            break;
+        }
+    }
+    return std::move(view);
 }
 
 // Defined here until the check report has a file of its own.

@@ -4,12 +4,14 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "base/expression.hpp"
 #include "values/check_report.hpp"
 #include "values/output_view.hpp"
 #include "kernel_file/task_spec.hpp"
+#include "tasks/element_tally.hpp"
 #include "tasks/task_data.hpp"
 
 namespace kplay {
@@ -28,10 +30,40 @@ struct BufferCheckInput {
 // Throws InputError when a tolerance expression does not evaluate.
 BufferCheck check_buffer(const BufferCheckInput& input);
 
+// Throws InputError when the buffers' sizes disagree with the spec (the reference's, the first launch's, a
+// bound missing): what every pass checks before it reads an element.
+void validate_check_input(const BufferCheckInput& input);
+
+// The rule with its numbers evaluated over the run's sizes. Throws InputError as check_buffer does.
+struct CheckRule {
+    CheckKind kind = CheckKind::exact;
+    double abs = 0, rel = 0, ulp = 0, bound = 1;
+    double leading = 0;  // the number an override replaces and colour scales use
+    std::string text;    // "|got - ref| <= 1e-07 + 1e-05 |ref|"
+};
+CheckRule check_rule(const BufferCheckInput& input);
+
+// What one pass over every element finds (tasks/element_tally.hpp), as the host computes it: the
+// reference implementation a device's own pass (outputs_on_device.hpp) is held to.
+ElementTally tally_elements(const BufferCheckInput& input);
+
+// The verdict from a tally computed elsewhere. Reads input.first's bytes only to name the first bad
+// element and a single value's summary: give them when tally.first_bad >= 0 or the buffer has one element.
+BufferCheck check_buffer(const BufferCheckInput& input, const ElementTally& tally);
+
 // The window's view of this buffer for `kind`: image (the output pixels and out - ref), matrix (the
 // |got - ref| / allowed map, max-pooled to at most 1024 a side), series (got, reference and the
 // error ratio, as min/max envelopes past Series::kMaxSeriesEntries elements) or scalar (its first
 // element and the reference's, as text).
 OutputView make_output_view(const BufferCheckInput& input, OutputKind kind);
+
+// The view's frame without its values: kind, buffer name, sizes, and each array sized (zeros), so a
+// device that computes the values fills the same frame the host pass does. For a matrix, `row_step` and
+// `col_step` are the elements max-pooled into one cell.
+struct ViewFrame {
+    OutputView view;
+    int64_t row_step = 1, col_step = 1;
+};
+ViewFrame output_view_frame(const BufferCheckInput& input, OutputKind kind);
 
 }  // namespace kplay

@@ -23,6 +23,19 @@ BufferCheckInput buffer_input(const RunCheckInput& input, size_t index) {
     return buffer;
 }
 
+// Buffer `index`'s check: on the device when the outputs stay there, with the first launch's bytes read
+// back only where the verdict names an element (a failure, or a single value).
+BufferCheck checked_buffer(const RunCheckInput& input, size_t index) {
+    BufferCheckInput buffer = buffer_input(input, index);
+    if (!input.on_device || buffer.spec->check.kind == CheckKind::none) return check_buffer(buffer);
+    const ElementTally tally = input.on_device->tally(index, buffer);
+    if (tally.first_bad < 0 && buffer.final->count != 1) return check_buffer(buffer, tally);
+    HostBuffer first = *buffer.first;
+    first.data = input.on_device->first_launch(index);
+    buffer.first = &first;
+    return check_buffer(buffer, tally);
+}
+
 int primary_index(const TaskSpec& task) {
     const BufferSpec* primary = task.primary_output();
     return primary ? static_cast<int>(primary - task.buffers.data()) : -1;
@@ -40,7 +53,7 @@ CheckReport check_run(const RunCheckInput& input) {
                 report.overwritten_inputs.push_back(task.buffers[i].name);
             continue;
         }
-        report.buffers.push_back(check_buffer(buffer_input(input, i)));
+        report.buffers.push_back(checked_buffer(input, i));
         if (static_cast<int>(i) == primary) {
             const BufferCheck& check = report.buffers.back();
             report.metrics = check.metrics();
@@ -55,7 +68,8 @@ CheckReport check_run(const RunCheckInput& input) {
 std::vector<std::string> replayed_outputs(const RunCheckInput& checked, const CheckReport& check, const std::vector<HostBuffer>& timed_last) {
     std::vector<std::string> replayed;
     RunCheckInput timed = checked;
-    timed.first = &timed_last;
+    timed.first = &timed_last;  // read back: checked on the host
+    timed.on_device = nullptr;
     for (size_t i = 0; i < checked.task->buffers.size() && i < timed_last.size(); ++i) {
         const BufferSpec& spec = checked.task->buffers[i];
         if (!spec.is_output() || timed_last[i].data.empty() || timed_last[i].data == checked.data->buffers[i].data) continue;
@@ -70,7 +84,15 @@ std::vector<std::string> replayed_outputs(const RunCheckInput& checked, const Ch
 OutputView primary_output_view(const RunCheckInput& input) {
     const int primary = primary_index(*input.task);
     if (primary < 0) return {};
-    return make_output_view(buffer_input(input, static_cast<size_t>(primary)), input.task->presentation.output);
+    const auto index = static_cast<size_t>(primary);
+    const OutputKind kind = input.task->presentation.output;
+    BufferCheckInput buffer = buffer_input(input, index);
+    if (!input.on_device) return make_output_view(buffer, kind);
+    if (kind != OutputKind::scalar) return input.on_device->view(index, buffer, kind);
+    HostBuffer first = *buffer.first;  // a single value: never written shows as such
+    first.data = input.on_device->first_launch(index);
+    buffer.first = &first;
+    return make_output_view(buffer, kind);
 }
 
 std::vector<std::string> outputs_that_did_not_change(const TaskSpec& task, const TaskData& first_seed, const TaskData& second_seed,

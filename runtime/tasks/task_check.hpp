@@ -9,6 +9,7 @@
 #include "values/output_view.hpp"
 #include "kernel_file/task_spec.hpp"
 #include "tasks/expected_outputs.hpp"
+#include "tasks/outputs_on_device.hpp"
 #include "tasks/task_data.hpp"
 
 namespace kplay {
@@ -20,6 +21,9 @@ struct RunCheckInput {
     const ExpectedOutputs* expected = nullptr;
     const std::vector<bool>* inputs_changed = nullptr;  // by buffer index: the kernel wrote this `in` buffer
     std::optional<double> tolerance;  // replaces each output's leading tolerance
+    // Where the outputs stay on the device (a GPU): the tally and the view are computed there, and `first`
+    // holds no bytes (they are read back only to name a failure). Null: the host pass over `first` and `data`.
+    OutputsOnDevice* on_device = nullptr;
 };
 
 // Checks every output and flags `in` buffers whose bytes changed. Throws InputError when a tolerance

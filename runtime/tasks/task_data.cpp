@@ -36,4 +36,13 @@ int TaskData::index_of(std::string_view name) const {
     return -1;
 }
 
+uint64_t poison_element_bits(uint32_t word, size_t size, size_t parity) {
+    switch (size) {
+        case 1: return word & 0xFFu;
+        case 2: return parity ? word >> 16 : word & 0xFFFFu;
+        case 4: return word;
+        default: return (uint64_t{word} << 32) | word;
+    }
+}
+
 }  // namespace kplay

@@ -37,6 +37,11 @@ struct HostBuffer {
 // The poison words for an element type (two distinct NaNs for floats, distinct bytes for integers).
 std::array<uint32_t, 2> poison_patterns(ElementType type);
 
+// What the repeated 32-bit poison word leaves in one element of `size` bytes: 1-byte types take the low
+// byte, 2-byte types alternate the word's halves between even and odd elements (`parity`), 8-byte types
+// hold the word twice.
+uint64_t poison_element_bits(uint32_t word, size_t size, size_t parity);
+
 struct TaskData {
     NamedValues values;               // the sizes and derived values
     std::vector<HostBuffer> buffers;  // in the task's order

@@ -1,0 +1,119 @@
+// Keeping a GPU run's checked outputs, and checking them with the check kernel.
+#include "device/cuda_outputs.hpp"
+
+#include <bit>
+
+#include "base/error.hpp"
+#include "cuda/driver.hpp"
+
+namespace kplay {
+
+CudaOutputs::CudaOutputs(const std::vector<BufferShape>& shapes, const Stream& stream, const CheckKernel& kernel)
+    : stream_(stream), kernel_(kernel), kept_first_(shapes.size(), false) {
+    for (const BufferShape& shape : shapes) {
+        first_.emplace_back(shape.bytes ? DeviceBuffer(shape.bytes) : DeviceBuffer());
+        final_.emplace_back(shape.bytes ? DeviceBuffer(shape.bytes) : DeviceBuffer());
+    }
+}
+
+void CudaOutputs::keep(size_t index, int launch, DeviceBuffers& buffers) {
+    const DeviceBuffer& copy = launch == 0 ? first_.at(index) : final_.at(index);
+    if (copy.size() == 0) return;
+    KPLAY_CU(driver_api().cuMemcpyDtoDAsync(copy.get(), buffers.address(index), copy.size(), stream_.get()));
+    // The next launch's inout inputs are written on the legacy stream: the copy must be done first.
+    stream_.synchronize();
+    if (launch == 0) kept_first_[index] = true;
+}
+
+CheckKernelParams CudaOutputs::params(size_t index, const BufferCheckInput& input) {
+    validate_check_input(input);
+    if (final_.at(index).size() != input.final->data.size())
+        throw InputError("Internal: the device kept " + std::to_string(final_[index].size()) + " bytes of '" + input.spec->name +
+                         "', but it holds " + std::to_string(input.final->data.size()));
+    const CheckRule rule = check_rule(input);
+    Reference& reference = references_[index];
+    if (reference.host != input.expected->data()) {
+        reference.expected = DeviceBuffer(input.expected->size());
+        reference.expected.upload(input.expected->data(), input.expected->size());
+        reference.bound = DeviceBuffer();
+        if (rule.kind == CheckKind::bound) {
+            reference.bound = DeviceBuffer(input.bound->size() * sizeof(double));
+            reference.bound.upload(input.bound->data(), input.bound->size() * sizeof(double));
+        }
+        reference.host = input.expected->data();
+    }
+    CheckKernelParams p;
+    p.first = kept_first_[index] ? first_[index].get() : 0;
+    p.final = final_[index].get();
+    p.expected = reference.expected.get();
+    p.bound = reference.bound.get();
+    p.count = input.final->count;
+    p.type = static_cast<int>(input.spec->type);
+    p.kind = static_cast<int>(rule.kind);
+    p.abs = rule.abs;
+    p.rel = rule.rel;
+    p.ulp = rule.ulp;
+    p.bound_scale = rule.bound;
+    const size_t size = element_size(input.spec->type);
+    for (size_t parity = 0; parity < 2; ++parity) {
+        p.poison[0][parity] = p.first ? poison_element_bits(input.first->poison[0], size, parity) : 0;
+        p.poison[1][parity] = poison_element_bits(input.final->poison[1], size, parity);
+    }
+    return p;
+}
+
+ElementTally CudaOutputs::tally(size_t index, const BufferCheckInput& input) {
+    CheckKernelParams p = params(index, input);
+    // As the host pass: relative errors only where |ref| is not tiny next to the buffer's largest value.
+    p.rel_floor = 1e-3 * kernel_.largest_reference(stream_, p);
+    const CheckKernelTally found = kernel_.tally(stream_, p);
+    ElementTally tally;
+    tally.over_tolerance = static_cast<int64_t>(found.over_tolerance);
+    tally.unwritten = static_cast<int64_t>(found.unwritten);
+    tally.nan_inf = static_cast<int64_t>(found.nan_inf);
+    tally.nondeterministic = static_cast<int64_t>(found.nondeterministic);
+    tally.racy = static_cast<int64_t>(found.racy);
+    tally.wrong = static_cast<int64_t>(found.wrong);
+    tally.first_bad = found.first_bad == ~0ull ? -1 : static_cast<int64_t>(found.first_bad);
+    tally.max_abs = std::bit_cast<double>(found.max_abs);
+    tally.max_rel = std::bit_cast<double>(found.max_rel);
+    tally.max_ratio = std::bit_cast<double>(found.max_ratio);
+    tally.diff_squares = found.diff_squares;
+    tally.ref_squares = found.ref_squares;
+    return tally;
+}
+
+OutputView CudaOutputs::view(size_t index, const BufferCheckInput& input, OutputKind kind) {
+    ViewFrame frame = output_view_frame(input, kind);
+    OutputView& view = frame.view;
+    if (kind == OutputKind::scalar) throw InputError("Internal: a scalar's view is made on the host, from its one element");
+    const CheckKernelParams p = params(index, input);
+    switch (kind) {
+        case OutputKind::image: {
+            // Bytes are the picture as they are; other types come back rounded to bytes.
+            const bool bytes = input.spec->type == ElementType::u8;
+            std::vector<unsigned char> none;
+            kernel_.image_view(stream_, p, view.channels, view.map, bytes ? none : view.output);
+            if (bytes) view.output = input.final->data;
+            break;
+        }
+        case OutputKind::matrix:
+            kernel_.matrix_view(stream_, p, view.rows, view.cols, frame.row_step, frame.col_step, view.width, view.height, view.map);
+            break;
+        default: {
+            Series& s = view.series;
+            kernel_.series_view(stream_, p, s.bucket, s.got_min, s.got_max, s.want_min, s.want_max, s.ratio_max);
+            break;
+        }
+    }
+    return std::move(view);
+}
+
+std::vector<unsigned char> CudaOutputs::first_launch(size_t index) {
+    const DeviceBuffer& copy = first_.at(index);
+    std::vector<unsigned char> bytes(copy.size());
+    if (!bytes.empty()) copy.download(bytes.data(), bytes.size());
+    return bytes;
+}
+
+}  // namespace kplay

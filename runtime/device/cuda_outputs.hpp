@@ -1,0 +1,38 @@
+// A GPU run's checked outputs: each output's copy after the first and after the second checked launch,
+// kept in device memory, and the check kernel's tally and views over them (tasks/outputs_on_device.hpp).
+#pragma once
+
+#include <map>
+#include <vector>
+
+#include "cuda/check_kernel.hpp"
+#include "cuda/cuda_handles.hpp"
+#include "device/device.hpp"
+
+namespace kplay {
+
+class CudaOutputs final : public CheckedOutputs {
+public:
+    CudaOutputs(const std::vector<BufferShape>& shapes, const Stream& stream, const CheckKernel& kernel);
+
+    void keep(size_t index, int launch, DeviceBuffers& buffers) override;
+    ElementTally tally(size_t index, const BufferCheckInput& input) override;
+    OutputView view(size_t index, const BufferCheckInput& input, OutputKind kind) override;
+    std::vector<unsigned char> first_launch(size_t index) override;
+
+private:
+    // The kernels' parameters for buffer `index`, the reference (and bound) uploaded once per buffer.
+    CheckKernelParams params(size_t index, const BufferCheckInput& input);
+
+    const Stream& stream_;
+    const CheckKernel& kernel_;
+    std::vector<DeviceBuffer> first_, final_;  // by buffer index; empty for buffers not kept
+    std::vector<bool> kept_first_;
+    struct Reference {
+        const void* host = nullptr;  // the expected outputs it was uploaded from (alive for the run)
+        DeviceBuffer expected, bound;
+    };
+    std::map<size_t, Reference> references_;
+};
+
+}  // namespace kplay
