@@ -23,6 +23,19 @@ TEST(LatencyClock, AnEditIsTimedToTheFrameThatShowsItsAnswer) {
     EXPECT_EQ(clock.edits_ms().size(), 1u);
 }
 
+TEST(LatencyClock, AnEditsTimeIsSplitIntoHandedOverAnsweredAndOnScreen) {
+    LatencyClock clock;
+    const Clock::time_point saved = Clock::now();
+    clock.edited(saved, false);
+    clock.sent(true, saved + 2ms);
+    clock.answered(saved + 45ms);
+    ASSERT_TRUE(clock.presented(false, saved + 61ms));
+    ASSERT_EQ(clock.edit_stages().size(), 1u);
+    EXPECT_DOUBLE_EQ(clock.edit_stages()[0].sent_ms, 2);
+    EXPECT_DOUBLE_EQ(clock.edit_stages()[0].answered_ms, 45);
+    EXPECT_DOUBLE_EQ(clock.edit_stages()[0].presented_ms, 61);
+}
+
 TEST(LatencyClock, OpeningIsTimedButIsNoEdit) {
     LatencyClock clock;
     const Clock::time_point opened = Clock::now();

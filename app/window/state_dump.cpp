@@ -107,6 +107,13 @@ nlohmann::json writers_dump(const AppState& state) {
     return dump;
 }
 
+// Per edit: [handed to the worker, answer read, on screen], ms from the save.
+nlohmann::json edit_stages(const std::vector<EditStages>& stages) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const EditStages& edit : stages) list.push_back({edit.sent_ms, edit.answered_ms, edit.presented_ms});
+    return list;
+}
+
 }  // namespace
 
 void write_state_dump(const AppState& state, const std::filesystem::path& path) {
@@ -134,6 +141,7 @@ void write_state_dump(const AppState& state, const std::filesystem::path& path) 
                            {"frame_ms_p50", state.frames.percentile(50)},
                            {"frame_ms_p99", state.frames.percentile(99)},
                            {"edit_to_result_ms", session.latencies_ms()},
+                           {"edit_stages_ms", edit_stages(session.latency_stages())},
                            {"opened_to_result_ms", session.opened_to_result_ms() ? nlohmann::json(*session.opened_to_result_ms()) : nlohmann::json()},
                            {"showing_opened_result", session.showing_opened_result()},
                            {"launch_to_result_ms", state.launch_to_result_ms ? nlohmann::json(*state.launch_to_result_ms) : nlohmann::json()},

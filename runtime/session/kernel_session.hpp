@@ -125,6 +125,7 @@ public:
     int results_received() const { return run_.received(); }
     int output_version() const { return screen_.version(); }  // changes whenever shown() changes
     const std::vector<double>& latencies_ms() const { return latency_.edits_ms(); }  // edits only
+    const std::vector<EditStages>& latency_stages() const { return latency_.edit_stages(); }
     // Opening the file to its first result on screen (the worker's start included), once there is one;
     // whether the result on screen is that one rather than an edit's.
     std::optional<double> opened_to_result_ms() const { return latency_.opened_to_result_ms(); }
