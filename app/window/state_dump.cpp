@@ -192,6 +192,10 @@ void write_state_dump(const AppState& state, const std::filesystem::path& path) 
                          {"buffer", shown.view.buffer}, {"width", shown.view.width}, {"height", shown.view.height},
                          {"input_w", shown.view.input_w}, {"input_h", shown.view.input_h},
                          {"series_count", shown.view.series.count}, {"series_entries", shown.view.series.entries()}};
+        // The worker's own timeline of the run on screen (ms from its start): where an edit's time went.
+        const RunTimes& t = shown.times;
+        dump["shown"]["times"] = {{"compiled_at_ms", t.compiled_at_ms}, {"loaded_at_ms", t.loaded_at_ms}, {"launched_at_ms", t.launched_at_ms},
+                                  {"checked_at_ms", t.checked_at_ms}, {"partial_at_ms", t.partial_at_ms}, {"run_ms", t.run_ms}};
     }
     write_file_atomically(path, dump.dump(2));
 }
