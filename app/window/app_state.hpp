@@ -111,6 +111,7 @@ struct AppState {
     std::string inspector;  // the pixel under the cursor, in words
     std::string printf_filter;  // substring the printf panel's lines must contain
     FrameStats frames;
+    FrameStats update_frames;  // of those, the frames that took in a save or an answer (uploads, a new layout)
     std::optional<double> launch_to_result_ms;  // from the process's start to the first result on screen (cold start)
     int frames_while_busy = 0;  // drawn while a run was in flight: the UI thread never waits on the worker
     std::vector<KernelEntry> kernels;

@@ -299,11 +299,13 @@ void render_frame(GLFWwindow* window, AppState& state, int& width, int& height) 
 }
 
 // The frame's place in the window's own measures: the cold start, frames drawn while busy, frame times.
-void count_frame(AppState& state, std::chrono::steady_clock::time_point frame_start) {
+void count_frame(AppState& state, std::chrono::steady_clock::time_point frame_start, bool updated) {
     if (!state.launch_to_result_ms && state.session.opened_to_result_ms())
         state.launch_to_result_ms = ms_since_process_start();
     if (state.session.busy()) ++state.frames_while_busy;
-    state.frames.add(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frame_start).count());
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frame_start).count();
+    state.frames.add(ms);
+    if (updated) state.update_frames.add(ms);
 }
 
 void close_window(GLFWwindow* window) {
@@ -364,7 +366,8 @@ int main(int argc, char** argv) {
         sweeps.update();
         hooks.before_update(state);
         hooks.debug_after_result(state);
-        if (session.update()) update_title(window, session);
+        const bool updated = session.update();
+        if (updated) update_title(window, session);
         hooks.drop_files(window, session, on_drop);
         open_dropped(state);
         int width = 0, height = 0;
@@ -372,7 +375,7 @@ int main(int argc, char** argv) {
         hooks.after_render(state, width, height);
         glfwSwapBuffers(window);
         session.frame_presented();
-        count_frame(state, frame_start);
+        count_frame(state, frame_start, updated);
         if (hooks.after_frame(state)) break;
     }
     waker.stop();

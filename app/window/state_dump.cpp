@@ -140,6 +140,8 @@ void write_state_dump(const AppState& state, const std::filesystem::path& path) 
                            {"font", state.font},
                            {"frame_ms_p50", state.frames.percentile(50)},
                            {"frame_ms_p99", state.frames.percentile(99)},
+                           {"update_frame_ms_p50", state.update_frames.percentile(50)},
+                           {"update_frame_ms_p99", state.update_frames.percentile(99)},
                            {"edit_to_result_ms", session.latencies_ms()},
                            {"edit_stages_ms", edit_stages(session.latency_stages())},
                            {"opened_to_result_ms", session.opened_to_result_ms() ? nlohmann::json(*session.opened_to_result_ms()) : nlohmann::json()},
