@@ -2,8 +2,6 @@
 // what its failure means.
 #include "client/pool_launch.hpp"
 
-#include <poll.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -30,29 +28,6 @@ WorkerLaunch remote_launch(const PoolMember& member, const PoolOptions& options,
     launch.where = target.label;
     launch.options.remote = std::move(target);
     return launch;
-}
-
-// The devices answer, or the request's failure; nullopt when `timeout_s` passed first.
-std::optional<WorkerResult> first_answer(WorkerClient& client, double timeout_s) {
-    const WorkerOptions limits = client.options();
-    // The first answer waits for the connection too (ssh's login, Slurm's allocation): it is under the
-    // pool's limit, not a compile's.
-    client.set_timeouts(limits.run_timeout_s, std::max(limits.compile_timeout_s, timeout_s + 1), limits.cpu_timeout_s);
-    const uint64_t id = client.submit_devices();
-    const auto until = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
-    std::optional<WorkerResult> answer;
-    while (!answer) {
-        if (auto result = client.poll()) {
-            if (result->id == id) answer = std::move(result);
-            continue;
-        }
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now()).count();
-        if (left <= 0) break;
-        pollfd watch{client.wait_fd(), POLLIN, 0};  // a descriptor of -1 (nothing started yet) only sleeps
-        ::poll(&watch, 1, static_cast<int>(std::min<long long>(left, 20)));
-    }
-    client.set_timeouts(limits.run_timeout_s, limits.compile_timeout_s, limits.cpu_timeout_s);
-    return answer;
 }
 
 std::string where_it_runs(const WorkerLaunch& launch, const WorkerClient& client, const std::string& job) {
@@ -121,34 +96,54 @@ std::vector<WorkerLaunch> pinned_launches(const WorkerLaunch& local, size_t gpus
     return launches;
 }
 
-LaunchOutcome start_launch(const WorkerLaunch& launch, double timeout_s) {
-    LaunchOutcome outcome;
+StartingWorker begin_start(WorkerLaunch launch, double timeout_s) {
+    StartingWorker starting;
+    starting.client = std::make_unique<WorkerClient>(launch.options);
+    starting.launch = std::move(launch);
+    starting.timeout_s = timeout_s;
+    starting.until = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
+    // The first answer waits for the connection too (ssh's login, Slurm's allocation): it is under the
+    // pool's limit, not a compile's (advance_start sets the limits back).
+    const WorkerOptions& limits = starting.client->options();
+    starting.client->set_timeouts(limits.run_timeout_s, std::max(limits.compile_timeout_s, timeout_s + 1), limits.cpu_timeout_s);
+    starting.request = starting.client->submit_devices();  // the first advance_start starts the process
+    return starting;
+}
+
+std::optional<WorkerStart> advance_start(StartingWorker& starting) {
+    std::optional<WorkerResult> answer;
+    while (auto result = starting.client->poll())
+        if (result->id == starting.request) {
+            answer = std::move(result);
+            break;
+        }
+    if (!answer && Clock::now() < starting.until) return std::nullopt;
+    const WorkerLaunch& launch = starting.launch;
+    const WorkerOptions& limits = launch.options;
+    starting.client->set_timeouts(limits.run_timeout_s, limits.compile_timeout_s, limits.cpu_timeout_s);
+    WorkerStart outcome;
     outcome.member = launch.member;
     outcome.where = launch.where;
-    try {
-        auto client = std::make_unique<WorkerClient>(launch.options);
-        const std::optional<WorkerResult> answer = first_answer(*client, timeout_s);
-        const bool own_job = launch.slurm && launch.slurm->allocation.empty();
-        if (answer && answer->ok()) {
-            outcome.failure = unusable_reason(answer->devices);
-            if (!outcome.failure.empty()) return outcome;  // the client goes, and its worker with it
-            outcome.devices = answer->devices;
-            if (own_job) outcome.slurm_job = slurm_job_named(launch.slurm->job_name);
-            outcome.where = where_it_runs(launch, *client, outcome.slurm_job);
-            outcome.client = std::move(client);
+    const bool own_job = launch.slurm && launch.slurm->allocation.empty();
+    if (answer && answer->ok()) {
+        outcome.failure = unusable_reason(answer->devices);
+        if (!outcome.failure.empty()) {
+            starting.client.reset();  // its worker goes with it
             return outcome;
         }
-        // Why Slurm has not started the job is read while srun still waits for it; then srun is stopped
-        // (a killed srun leaves its pending job behind) and the job cancelled.
-        const std::string job = own_job ? slurm_job_named(launch.slurm->job_name) : "";
-        const std::optional<SlurmJobState> state = job.empty() ? std::nullopt : slurm_job_state(job);
-        client.reset();
-        if (!job.empty()) slurm_cancel({job}, 10);
-        outcome.failure = failure_message(launch, answer, timeout_s, job, state);
-    } catch (const std::exception& error) {
-        outcome.client.reset();
-        outcome.failure = std::string("it could not be started: ") + error.what();
+        outcome.devices = answer->devices;
+        if (own_job) outcome.slurm_job = slurm_job_named(launch.slurm->job_name);
+        outcome.where = where_it_runs(launch, *starting.client, outcome.slurm_job);
+        outcome.client = std::move(starting.client);
+        return outcome;
     }
+    // Why Slurm has not started the job is read while srun still waits for it; then srun is stopped
+    // (a killed srun leaves its pending job behind) and the job cancelled.
+    const std::string job = own_job ? slurm_job_named(launch.slurm->job_name) : "";
+    const std::optional<SlurmJobState> state = job.empty() ? std::nullopt : slurm_job_state(job);
+    starting.client.reset();
+    if (!job.empty()) slurm_cancel({job}, 10);
+    outcome.failure = failure_message(launch, answer, starting.timeout_s, job, state);
     return outcome;
 }
 

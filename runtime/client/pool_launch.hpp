@@ -4,6 +4,8 @@
 // protocol version).
 #pragma once
 
+#include <chrono>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -37,7 +39,8 @@ std::vector<WorkerLaunch> launches_of(const PoolMember& member, const PoolOption
 // to one of them, counted inside the user's own CUDA_VISIBLE_DEVICES when that is set.
 std::vector<WorkerLaunch> pinned_launches(const WorkerLaunch& local, size_t gpus);
 
-struct LaunchOutcome {
+// How a worker's start went.
+struct WorkerStart {
     std::string member, where;
     std::unique_ptr<WorkerClient> client;  // the worker, up and answering; null when it did not come up
     DeviceQuery devices;                   // what it answered
@@ -46,9 +49,23 @@ struct LaunchOutcome {
     bool came_up() const { return client != nullptr; }
 };
 
-// Starts the worker and asks for its devices, waiting at most `timeout_s`. A Slurm job that has not
-// started by then is cancelled (srun stopped, `scancel`), and the message says squeue's reason. Never
-// throws.
-LaunchOutcome start_launch(const WorkerLaunch& launch, double timeout_s);
+// A worker on its way up: its client, asked for its devices, and the deadline of the answer.
+struct StartingWorker {
+    WorkerLaunch launch;
+    std::unique_ptr<WorkerClient> client;
+    uint64_t request = 0;
+    double timeout_s = 0;
+    std::chrono::steady_clock::time_point until{};
+};
+
+// Starts the worker's process (or the command that reaches it) and asks for its devices; returns at
+// once. On the caller's thread, which must outlive the worker: a local worker dies with the thread
+// that started it (its PR_SET_PDEATHSIG follows the thread, not the process).
+StartingWorker begin_start(WorkerLaunch launch, double timeout_s);
+
+// Without blocking, until it is over: then how the start went, once the worker answered or failed, or
+// the deadline passed. A Slurm job that has not started by then is cancelled (srun stopped, then
+// `scancel`, waiting until squeue no longer lists it), and the message says squeue's reason.
+std::optional<WorkerStart> advance_start(StartingWorker& starting);
 
 }  // namespace kplay

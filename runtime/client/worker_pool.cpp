@@ -1,53 +1,72 @@
 // Starting a pool's workers side by side, grouping those that came up, and stopping them all.
 #include "client/worker_pool.hpp"
 
+#include <poll.h>
+
+#include <algorithm>
 #include <mutex>
-#include <system_error>
-#include <thread>
+#include <optional>
 
 namespace kplay {
 
 namespace {
 
-std::vector<LaunchOutcome> start_all(const std::vector<WorkerLaunch>& launches, double timeout_s);
+// A worker being started, and where it goes in the pool: its launch's place in the entries' order, then
+// its GPU's for `local` on a machine of several.
+struct Slot {
+    StartingWorker starting;
+    size_t order = 0, gpu = 0;
+};
 
-// One launch; for `local` on a machine of several GPUs, the pinned workers that take the place of the
-// one that counted them.
-std::vector<LaunchOutcome> bring_up(const WorkerLaunch& launch, double timeout_s) {
-    std::vector<LaunchOutcome> outcomes;
-    try {
-        outcomes.push_back(start_launch(launch, timeout_s));
-        const size_t gpus = outcomes.front().devices.devices.size();
-        if (!launch.every_gpu || !outcomes.front().came_up() || gpus <= 1) return outcomes;
-        outcomes.clear();  // its worker sees every GPU: it goes
-        return start_all(pinned_launches(launch, gpus), timeout_s);
-    } catch (const std::exception& error) {  // memory or threads ran out
-        LaunchOutcome failed;
-        failed.member = launch.member;
-        failed.where = launch.where;
-        failed.failure = std::string("it could not be started: ") + error.what();
-        outcomes.clear();
-        outcomes.push_back(std::move(failed));
-        return outcomes;
-    }
+WorkerStart failed_start(const WorkerLaunch& launch, const std::string& why) {
+    WorkerStart failed;
+    failed.member = launch.member;
+    failed.where = launch.where;
+    failed.failure = "it could not be started: " + why;
+    return failed;
 }
 
-// Every launch at once, each on a thread of its own: a start is mostly waiting (a login, an allocation,
-// a worker's own start), so the slowest one sets the time, not their sum.
-std::vector<LaunchOutcome> start_all(const std::vector<WorkerLaunch>& launches, double timeout_s) {
-    std::vector<std::vector<LaunchOutcome>> started(launches.size());
-    std::vector<std::thread> threads;
-    for (size_t i = 0; i < launches.size(); ++i) {
+// Every launch at once, advanced without blocking in one loop on the caller's thread: a start is
+// mostly waiting (a login, an allocation, a worker's own start), so the slowest one sets the time,
+// not their sum. Threads would not do: a local worker dies with the thread that started it.
+std::vector<WorkerStart> start_all(const std::vector<WorkerLaunch>& launches, double timeout_s) {
+    std::vector<std::pair<std::pair<size_t, size_t>, WorkerStart>> done;
+    std::vector<Slot> slots;
+    auto begin = [&](const WorkerLaunch& launch, size_t order, size_t gpu) {
         try {
-            threads.emplace_back([&started, &launches, i, timeout_s] { started[i] = bring_up(launches[i], timeout_s); });
-        } catch (const std::system_error&) {
-            started[i] = bring_up(launches[i], timeout_s);  // no thread to be had: this one waits its turn
+            slots.push_back({begin_start(launch, timeout_s), order, gpu});
+        } catch (const std::exception& error) {  // memory or descriptors ran out
+            done.emplace_back(std::make_pair(order, gpu), failed_start(launch, error.what()));
         }
+    };
+    for (size_t i = 0; i < launches.size(); ++i) begin(launches[i], i, 0);
+    while (!slots.empty()) {
+        for (size_t i = 0; i < slots.size();) {
+            std::optional<WorkerStart> outcome = advance_start(slots[i].starting);
+            if (!outcome) {
+                ++i;
+                continue;
+            }
+            Slot slot = std::move(slots[i]);
+            slots.erase(slots.begin() + static_cast<std::ptrdiff_t>(i));
+            const size_t gpus = outcome->devices.devices.size();
+            if (slot.starting.launch.every_gpu && outcome->came_up() && gpus > 1) {
+                // It sees every GPU: a worker pinned to each takes its place.
+                outcome.reset();
+                std::vector<WorkerLaunch> pinned = pinned_launches(slot.starting.launch, gpus);
+                for (size_t g = 0; g < pinned.size(); ++g) begin(pinned[g], slot.order, g);
+                continue;
+            }
+            done.emplace_back(std::make_pair(slot.order, slot.gpu), std::move(*outcome));
+        }
+        if (slots.empty()) break;
+        std::vector<pollfd> watch;
+        for (const Slot& slot : slots) watch.push_back({slot.starting.client->wait_fd(), POLLIN, 0});
+        ::poll(watch.data(), watch.size(), 20);  // an answer wakes it; the tick serves the deadlines
     }
-    for (std::thread& thread : threads) thread.join();
-    std::vector<LaunchOutcome> outcomes;
-    for (auto& each : started)
-        for (auto& outcome : each) outcomes.push_back(std::move(outcome));
+    std::stable_sort(done.begin(), done.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<WorkerStart> outcomes;
+    for (auto& [order, outcome] : done) outcomes.push_back(std::move(outcome));
     return outcomes;
 }
 
@@ -65,11 +84,10 @@ std::vector<WorkerLaunch> launches_of_all(const std::vector<PoolMember>& members
 }  // namespace
 
 WorkerPool WorkerPool::start(const std::vector<PoolMember>& members, const PoolOptions& options) {
-    // The launches are made here, on the caller's thread: ssh_target reads the environment.
-    std::vector<LaunchOutcome> outcomes = start_all(launches_of_all(members, options), options.start_timeout_s);
+    std::vector<WorkerStart> outcomes = start_all(launches_of_all(members, options), options.start_timeout_s);
     WorkerPool pool;
     std::vector<WorkerDevice> devices;
-    for (LaunchOutcome& outcome : outcomes) {
+    for (WorkerStart& outcome : outcomes) {
         if (!outcome.slurm_job.empty()) pool.slurm_jobs_.push_back(outcome.slurm_job);
         if (!outcome.came_up()) {
             pool.failures_.push_back({outcome.member, outcome.failure});

@@ -1,6 +1,7 @@
 // A pool of workers: one WorkerClient per worker of the pool's members, started together (a slow ssh
-// login or a Slurm allocation holds up no other member), each asked for its devices as `kplay-cli
-// devices` asks, and grouped by device model and compute capability (device_groups.hpp). A member
+// login or a Slurm allocation holds up no other member; one loop on the caller's thread, which must
+// outlive the pool, waits for them all), each asked for its devices as `kplay-cli devices` asks, and
+// grouped by device model and compute capability (device_groups.hpp). A member
 // that does not come up is a failure with its reason, and the others come up all the same. kplay opens
 // no port: Slurm and ssh are reached only through srun, squeue, scancel and ssh.
 //
