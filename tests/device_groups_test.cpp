@@ -1,8 +1,8 @@
 // Grouping workers by device: model and compute capability for GPUs, the emulated device apart, groups
 // in the order their first worker appears.
-#include <gtest/gtest.h>
-
 #include "client/device_groups.hpp"
+
+#include <gtest/gtest.h>
 
 using namespace kplay;
 
@@ -26,9 +26,10 @@ WorkerDevice emulated(const std::string& name) {
 }  // namespace
 
 TEST(DeviceGroups, AlikeDevicesShareAGroupInTheOrderTheyAppear) {
-    const std::vector<DeviceGroup> groups = group_by_device({gpu("NVIDIA H200", 9, 0), emulated("Emulated CPU (16 worker threads)"),
-                                                             gpu("NVIDIA A100-SXM4-80GB", 8, 0), gpu("NVIDIA H200", 9, 0),
-                                                             emulated("Emulated CPU (16 worker threads)"), emulated("Emulated CPU (2 worker threads)")});
+    const std::vector<DeviceGroup> groups =
+        group_by_device({gpu("NVIDIA H200", 9, 0), emulated("Emulated CPU (16 worker threads)"),
+                         gpu("NVIDIA A100-SXM4-80GB", 8, 0), gpu("NVIDIA H200", 9, 0),
+                         emulated("Emulated CPU (16 worker threads)"), emulated("Emulated CPU (2 worker threads)")});
     ASSERT_EQ(groups.size(), 4u);
     EXPECT_EQ(groups[0].name, "NVIDIA H200");
     EXPECT_EQ(groups[0].cc_major, 9);
@@ -63,6 +64,7 @@ TEST(DeviceGroups, AWorkerWithNeitherAGpuNorTheEmulatedDeviceSaysWhy) {
     DeviceQuery query;
     query.driver.message = "libcuda.so.1 was not found";
     query.emulated.problem = "no host compiler (g++ or clang++) found";
-    EXPECT_EQ(unusable_reason(query),
-              "it has no GPU (libcuda.so.1 was not found) and no emulated device (no host compiler (g++ or clang++) found)");
+    EXPECT_EQ(
+        unusable_reason(query),
+        "it has no GPU (libcuda.so.1 was not found) and no emulated device (no host compiler (g++ or clang++) found)");
 }

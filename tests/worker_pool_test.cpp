@@ -2,8 +2,9 @@
 // test sshd under two aliases), workers that the test Slurm places (scripts/test-slurm), a step of a
 // user's allocation; and the members that do not come up (an unknown host, another protocol version, a
 // Slurm job that never starts) while the others do. Nothing is left running or queued afterwards.
-#include <gtest/gtest.h>
+#include "client/worker_pool.hpp"
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,7 +15,6 @@
 
 #include "base/subprocess.hpp"
 #include "client/pool_spec.hpp"
-#include "client/worker_pool.hpp"
 #include "protocol/protocol.hpp"
 #include "test_support.hpp"
 
@@ -96,11 +96,11 @@ TestServer slurm_setup() {
     return setup;
 }
 
-#define KPLAY_NEED(setup, make, require)                 \
-    const TestServer setup = make();                          \
-    if (!setup.missing.empty()) {                        \
+#define KPLAY_NEED(setup, make, require)                   \
+    const TestServer setup = make();                       \
+    if (!setup.missing.empty()) {                          \
         if (std::getenv(require)) FAIL() << setup.missing; \
-        GTEST_SKIP() << setup.missing;                   \
+        GTEST_SKIP() << setup.missing;                     \
     }
 
 // The ssh command for the test sshd (with an unknown host too: the user's own ssh config stays out).
@@ -136,7 +136,8 @@ TEST(WorkerPool, TwoLocalWorkersOfOneDeviceAreOneGroupOfTwo) {
         expect_all_answer(pool);
         EXPECT_EQ(test::worker_processes(worker.path).size(), 2u);
     }
-    EXPECT_TRUE(test::eventually([&] { return test::worker_processes(worker.path).empty(); })) << "the pool left its workers running";
+    EXPECT_TRUE(test::eventually([&] { return test::worker_processes(worker.path).empty(); }))
+        << "the pool left its workers running";
 }
 
 TEST(WorkerPool, AMovedPoolKeepsItsWorkersAndTheOneMovedFromStopsNothing) {
@@ -173,7 +174,8 @@ TEST(WorkerPool, AnUnknownHostFailsInSshsWordsAndALocalMemberStillComesUp) {
     WorkerPool pool = WorkerPool::start(parse_pool({"ssh:no-such-host.invalid,local"}), options_for(worker, 30));
     ASSERT_EQ(pool.failures().size(), 1u) << failures_of(pool);
     EXPECT_EQ(pool.failures()[0].member, "ssh:no-such-host.invalid");
-    EXPECT_NE(pool.failures()[0].message.find("there is no host called no-such-host.invalid (ssh: Could not resolve hostname no-such-host.invalid"),
+    EXPECT_NE(pool.failures()[0].message.find(
+                  "there is no host called no-such-host.invalid (ssh: Could not resolve hostname no-such-host.invalid"),
               std::string::npos)
         << pool.failures()[0].message;
     ASSERT_FALSE(pool.workers().empty());
@@ -183,10 +185,11 @@ TEST(WorkerPool, AnUnknownHostFailsInSshsWordsAndALocalMemberStillComesUp) {
 
 TEST(WorkerPool, AWorkerOfAnotherProtocolVersionIsSaidSoAndTheOthersComeUp) {
     test::WorkerCopy worker;
-    WorkerPool pool = WorkerPool::start(parse_pool({"local:1", "cmd:" + quoted(KPLAY_TEST_FAKE_WORKER) + " --stdio-version 99"}),
-                                        options_for(worker));
+    WorkerPool pool = WorkerPool::start(
+        parse_pool({"local:1", "cmd:" + quoted(KPLAY_TEST_FAKE_WORKER) + " --stdio-version 99"}), options_for(worker));
     ASSERT_EQ(pool.failures().size(), 1u) << failures_of(pool);
-    EXPECT_NE(pool.failures()[0].message.find("speaks protocol version 99; this kplay speaks " + std::to_string(kProtocolVersion)),
+    EXPECT_NE(pool.failures()[0].message.find("speaks protocol version 99; this kplay speaks " +
+                                              std::to_string(kProtocolVersion)),
               std::string::npos)
         << pool.failures()[0].message;
     EXPECT_EQ(pool.workers().size(), 1u);
@@ -197,12 +200,14 @@ TEST(WorkerPoolSsh, TwoAliasesOfTheTestSshdAreOneGroupOfTwo) {
     test::WorkerCopy worker;
     {
         const SshCommand ssh(setup.ssh_config);
-        WorkerPool pool = WorkerPool::start(parse_pool({"ssh:" + setup.first_host + ",ssh:" + setup.second_host}), options_for(worker));
+        WorkerPool pool = WorkerPool::start(parse_pool({"ssh:" + setup.first_host + ",ssh:" + setup.second_host}),
+                                            options_for(worker));
         expect_one_group_of(pool, 2);
         EXPECT_EQ(wheres(pool), (std::vector<std::string>{setup.first_host, setup.second_host}));
         expect_all_answer(pool);
     }
-    EXPECT_TRUE(test::eventually([&] { return test::worker_processes(worker.path).empty(); }, 10)) << "left on the host";
+    EXPECT_TRUE(test::eventually([&] { return test::worker_processes(worker.path).empty(); }, 10))
+        << "left on the host";
 }
 
 TEST(WorkerPoolSlurm, TwoWorkersThatSlurmPlacesAreOneGroupOfTwoAndLeaveNoJob) {
@@ -224,12 +229,15 @@ TEST(WorkerPoolSlurm, AJobThatNeverStartsIsCancelledWithSlurmsReason) {
     KPLAY_NEED(setup, slurm_setup, "KPLAY_REQUIRE_SLURM_TESTS");
     test::WorkerCopy worker;
     const auto start = std::chrono::steady_clock::now();
-    WorkerPool pool = WorkerPool::start(parse_pool({"slurm:" + setup.never_partition, "local:1"}), options_for(worker, 3));
+    WorkerPool pool =
+        WorkerPool::start(parse_pool({"slurm:" + setup.never_partition, "local:1"}), options_for(worker, 3));
     EXPECT_LT(seconds_since(start), 20);
     ASSERT_EQ(pool.failures().size(), 1u) << failures_of(pool);
     EXPECT_EQ(pool.failures()[0].member, "slurm:" + setup.never_partition);
     const std::string& message = pool.failures()[0].message;
-    EXPECT_NE(message.find("within 3 s (squeue's reason: PartitionDown); srun was stopped and the job cancelled"), std::string::npos) << message;
+    EXPECT_NE(message.find("within 3 s (squeue's reason: PartitionDown); srun was stopped and the job cancelled"),
+              std::string::npos)
+        << message;
     EXPECT_EQ(pool.workers().size(), 1u);  // the local member came up all the same
     EXPECT_EQ(our_queued_jobs(), "");      // cancelled before the start returned
 }
@@ -239,14 +247,17 @@ TEST(WorkerPoolSlurm, InsideAnAllocationTheWorkersAreStepsOfIt) {
     test::WorkerCopy worker;
     // The user's allocation: two GPUs and two tasks' CPUs, held by a batch job that only sleeps.
     const ProcessResult submitted =
-        run_process({"sbatch", "--parsable", "--partition=" + setup.partition, "--gres=gpu:2", "--ntasks=2", "--job-name=kplay-test-allocation",
-                     "--wrap=sleep 300"},
+        run_process({"sbatch", "--parsable", "--partition=" + setup.partition, "--gres=gpu:2", "--ntasks=2",
+                     "--job-name=kplay-test-allocation", "--output=/dev/null", "--wrap=sleep 300"},
                     15);
     ASSERT_EQ(submitted.exit_code, 0) << submitted.output;
     const std::string job = submitted.output.substr(0, submitted.output.find_first_of(";\n"));
-    const bool running = test::eventually([&] {
-        return run_process({"squeue", "--noheader", "--format=%T", "--jobs=" + job}, 15).output.rfind("RUNNING", 0) == 0;
-    }, 20);
+    const bool running = test::eventually(
+        [&] {
+            return run_process({"squeue", "--noheader", "--format=%T", "--jobs=" + job}, 15)
+                       .output.rfind("RUNNING", 0) == 0;
+        },
+        20);
     std::vector<std::string> places;
     size_t groups = 0;
     std::string failures;
@@ -264,5 +275,6 @@ TEST(WorkerPoolSlurm, InsideAnAllocationTheWorkersAreStepsOfIt) {
     EXPECT_EQ(failures, "");
     EXPECT_EQ(groups, 1u);
     ASSERT_EQ(places.size(), 2u);
-    for (const std::string& where : places) EXPECT_NE(where.find("(a step of Slurm job " + job + ")"), std::string::npos) << where;
+    for (const std::string& where : places)
+        EXPECT_NE(where.find("(a step of Slurm job " + job + ")"), std::string::npos) << where;
 }

@@ -2,10 +2,10 @@
 // workers and where they run) and a line per member that did not come up; or the same as JSON.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "client/worker_pool.hpp"
 

@@ -24,8 +24,11 @@ std::vector<DeviceGroup> group_by_device(const std::vector<WorkerDevice>& device
                 (worker.emulated || (each.cc_major == device.cc_major && each.cc_minor == device.cc_minor)))
                 group = &each;
         if (!group) {
-            groups.push_back({device.name, worker.emulated ? 0 : device.cc_major, worker.emulated ? 0 : device.cc_minor,
-                              worker.emulated, {}});
+            groups.push_back({device.name,
+                              worker.emulated ? 0 : device.cc_major,
+                              worker.emulated ? 0 : device.cc_minor,
+                              worker.emulated,
+                              {}});
             group = &groups.back();
         }
         group->workers.push_back(i);

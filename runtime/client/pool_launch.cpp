@@ -15,7 +15,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-WorkerLaunch launch_for(const PoolMember& member, const PoolOptions& options) {
+WorkerLaunch local_launch(const PoolMember& member, const PoolOptions& options) {
     WorkerLaunch launch;
     launch.member = member.entry;
     launch.where = "local";
@@ -24,7 +24,7 @@ WorkerLaunch launch_for(const PoolMember& member, const PoolOptions& options) {
 }
 
 WorkerLaunch remote_launch(const PoolMember& member, const PoolOptions& options, RemoteTarget target) {
-    WorkerLaunch launch = launch_for(member, options);
+    WorkerLaunch launch = local_launch(member, options);
     launch.where = target.label;
     launch.options.remote = std::move(target);
     return launch;
@@ -51,9 +51,11 @@ std::string failure_message(const WorkerLaunch& launch, const std::optional<Work
         return "no step of Slurm job " + launch.slurm->allocation + " started within " + waited +
                " (are the allocation's GPUs or CPUs all taken by other steps?); srun was stopped";
     if (launch.slurm)
-        return "srun made no job within " + waited + " (squeue lists none called " + launch.slurm->job_name + "); srun was stopped";
+        return "srun made no job within " + waited + " (squeue lists none called " + launch.slurm->job_name +
+               "); srun was stopped";
     if (launch.options.remote)
-        return "no answer from " + launch.where + " within " + waited + "; `" + launch.options.remote->try_command + "` was stopped";
+        return "no answer from " + launch.where + " within " + waited + "; `" + launch.options.remote->try_command +
+               "` was stopped";
     return "the local kplay-worker did not answer within " + waited + " and was stopped";
 }
 
@@ -64,12 +66,18 @@ std::vector<WorkerLaunch> launches_of(const PoolMember& member, const PoolOption
     std::vector<WorkerLaunch> launches;
     switch (member.kind) {
         case PoolMemberKind::local_gpus:
-            launches.push_back(launch_for(member, options));
+            launches.push_back(local_launch(member, options));
             launches.back().every_gpu = true;
             break;
-        case PoolMemberKind::local_shared: launches.assign(member.count, launch_for(member, options)); break;
-        case PoolMemberKind::ssh: launches.push_back(remote_launch(member, options, ssh_target(member.host, worker))); break;
-        case PoolMemberKind::command: launches.push_back(remote_launch(member, options, command_target(member.command))); break;
+        case PoolMemberKind::local_shared:
+            launches.assign(member.count, local_launch(member, options));
+            break;
+        case PoolMemberKind::ssh:
+            launches.push_back(remote_launch(member, options, ssh_target(member.host, worker)));
+            break;
+        case PoolMemberKind::command:
+            launches.push_back(remote_launch(member, options, command_target(member.command)));
+            break;
         case PoolMemberKind::slurm:
             for (int i = 0; i < member.count; ++i) {
                 const SlurmPlacement placement = slurm_placement(member.partition, slurm_number++);
@@ -101,11 +109,13 @@ StartingWorker begin_start(WorkerLaunch launch, double timeout_s) {
     starting.client = std::make_unique<WorkerClient>(launch.options);
     starting.launch = std::move(launch);
     starting.timeout_s = timeout_s;
-    starting.until = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
+    starting.until =
+        Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
     // The first answer waits for the connection too (ssh's login, Slurm's allocation): it is under the
     // pool's limit, not a compile's (advance_start sets the limits back).
     const WorkerOptions& limits = starting.client->options();
-    starting.client->set_timeouts(limits.run_timeout_s, std::max(limits.compile_timeout_s, timeout_s + 1), limits.cpu_timeout_s);
+    starting.client->set_timeouts(limits.run_timeout_s, std::max(limits.compile_timeout_s, timeout_s + 1),
+                                  limits.cpu_timeout_s);
     starting.request = starting.client->submit_devices();  // the first advance_start starts the process
     return starting;
 }

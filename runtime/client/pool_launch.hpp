@@ -18,8 +18,8 @@
 namespace kplay {
 
 struct PoolOptions {
-    WorkerOptions base;          // every worker's limits, and the local workers' program
-    std::string remote_worker;   // kplay-worker's path for ssh and Slurm; empty: remote_worker_path()
+    WorkerOptions base;           // every worker's limits, and the local workers' program
+    std::string remote_worker;    // kplay-worker's path for ssh and Slurm; empty: remote_worker_path()
     double start_timeout_s = 60;  // a worker that has not answered by then is stopped and reported
 };
 

@@ -21,7 +21,8 @@ bool starts_with(std::string_view text, std::string_view prefix) { return text.s
 
 // A count from 1 to kMaxWorkersPerEntry, or nothing.
 int count_of(std::string_view digits) {
-    if (digits.empty() || digits.size() > 3 || digits.find_first_not_of("0123456789") != std::string_view::npos) return 0;
+    if (digits.empty() || digits.size() > 3 || digits.find_first_not_of("0123456789") != std::string_view::npos)
+        return 0;
     const int value = std::stoi(std::string(digits));
     return value <= kMaxWorkersPerEntry ? value : 0;
 }
@@ -73,11 +74,13 @@ PoolMember member_of(const std::string& entry) {
     if (starts_with(entry, "cmd:")) {
         PoolMember member{PoolMemberKind::command, entry};
         member.command = trim(std::string_view(entry).substr(4));
-        if (member.command.empty()) refuse(entry, "names no command; write cmd:COMMAND that starts kplay-worker --stdio");
+        if (member.command.empty())
+            refuse(entry, "names no command; write cmd:COMMAND that starts kplay-worker --stdio");
         return member;
     }
     if (starts_with(entry, "slurmx") || starts_with(entry, "localx") || starts_with(entry, "local "))
-        refuse(entry, std::string("not a kind of member (a count is local:N, or slurm xN after a space); use ") + kKinds);
+        refuse(entry,
+               std::string("not a kind of member (a count is local:N, or slurm xN after a space); use ") + kKinds);
     refuse(entry, std::string("not a kind of member; use ") + kKinds);
 }
 
@@ -90,9 +93,11 @@ std::vector<PoolMember> parse_pool(const std::vector<std::string>& texts) {
         for (size_t at = 0; at <= text.size();) {
             const size_t start = text.find_first_not_of(" \t", at);
             // A command is the rest of the text: its own commas are not ours.
-            const bool command = start != std::string::npos && starts_with(std::string_view(text).substr(start), "cmd:");
+            const bool command =
+                start != std::string::npos && starts_with(std::string_view(text).substr(start), "cmd:");
             const size_t comma = command ? std::string::npos : text.find(',', at);
-            const std::string entry = trim(std::string_view(text).substr(at, comma == std::string::npos ? std::string::npos : comma - at));
+            const std::string entry =
+                trim(std::string_view(text).substr(at, comma == std::string::npos ? std::string::npos : comma - at));
             if (entry.empty())
                 throw InputError("--pool '" + text + "' has an empty entry (two commas in a row, or one at an end)");
             members.push_back(member_of(entry));

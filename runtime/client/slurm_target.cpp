@@ -57,7 +57,8 @@ RemoteTarget slurm_target(const SlurmPlacement& placement, const std::string& wo
     // One task on one node with one GPU, whatever SLURM_NTASKS and kin an enclosing job left behind;
     // --unbuffered, or srun forwards stdout a line at a time and the binary frames stall; --quiet keeps
     // srun's progress lines ("job N queued and waiting for resources") off stderr, which the link shows.
-    for (const char* option : {"--nodes=1", "--ntasks=1", "--gres=gpu:1", "--quiet", "--unbuffered"}) argv.push_back(option);
+    for (const char* option : {"--nodes=1", "--ntasks=1", "--gres=gpu:1", "--quiet", "--unbuffered"})
+        argv.push_back(option);
     argv.push_back("--job-name=" + placement.job_name);
     argv.push_back(absolute_worker(worker));
     argv.push_back("--stdio");
@@ -69,15 +70,16 @@ RemoteTarget slurm_target(const SlurmPlacement& placement, const std::string& wo
 }
 
 std::string slurm_job_named(const std::string& job_name) {
-    const ProcessResult listed =
-        run_process({"squeue", "--noheader", "--format=%A", "--name=" + job_name, user_filter()}, kSlurmCommandTimeoutS);
+    const ProcessResult listed = run_process(
+        {"squeue", "--noheader", "--format=%A", "--name=" + job_name, user_filter()}, kSlurmCommandTimeoutS);
     if (listed.exit_code != 0) return "";
     const std::string id = trim(listed.output.substr(0, listed.output.find('\n')));
     return id.find_first_not_of("0123456789") == std::string::npos ? id : "";
 }
 
 std::optional<SlurmJobState> slurm_job_state(const std::string& job) {
-    const ProcessResult listed = run_process({"squeue", "--noheader", "--format=%T %r", "--jobs=" + job}, kSlurmCommandTimeoutS);
+    const ProcessResult listed =
+        run_process({"squeue", "--noheader", "--format=%T %r", "--jobs=" + job}, kSlurmCommandTimeoutS);
     std::istringstream line(listed.output);
     SlurmJobState state;
     if (listed.exit_code != 0 || !(line >> state.state)) return std::nullopt;
@@ -93,8 +95,8 @@ void slurm_cancel(const std::vector<std::string>& jobs, double wait_s) noexcept 
         (void)run_process(argv, kSlurmCommandTimeoutS);
         const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(wait_s);
         while (std::chrono::steady_clock::now() < until) {
-            const ProcessResult listed =
-                run_process({"squeue", "--noheader", "--format=%A", "--jobs=" + join(jobs, ",")}, kSlurmCommandTimeoutS);
+            const ProcessResult listed = run_process(
+                {"squeue", "--noheader", "--format=%A", "--jobs=" + join(jobs, ",")}, kSlurmCommandTimeoutS);
             if (listed.exit_code != 0 || trim(listed.output).empty()) return;
             std::this_thread::sleep_for(std::chrono::milliseconds(100));
         }

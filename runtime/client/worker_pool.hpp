@@ -22,8 +22,8 @@
 namespace kplay {
 
 struct PoolWorker {
-    std::string member;  // the pool entry it came from ("slurm:gpu x4")
-    std::string where;   // "local GPU 1", "gpu-box", "node17 (Slurm job 4242)"
+    std::string member;   // the pool entry it came from ("slurm:gpu x4")
+    std::string where;    // "local GPU 1", "gpu-box", "node17 (Slurm job 4242)"
     WorkerDevice device;  // where its runs go
     std::unique_ptr<WorkerClient> client;
 };
