@@ -1,7 +1,7 @@
 // Every flag a message names exists: each `--name` in a string literal of runtime/ and app/ is a flag
 // the programs declare (kplay, kplay-cli, kplay-worker), or one of another tool's that kplay runs
-// (ncu, compute-sanitizer, NVRTC). A message that sends a user to `--emulate` when the flag is
-// `--device cpu` fails here.
+// (ncu, compute-sanitizer, NVRTC, gdb, Slurm's commands). A message that sends a user to `--emulate`
+// when the flag is `--device cpu` fails here.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -25,6 +25,9 @@ const std::map<std::string, std::set<std::string>> kOtherToolsFlags = {
      {"--tool", "--show-backtrace", "--report-api-errors", "--print-limit", "--racecheck-report", "--initcheck-address-space"}},
     {"NVRTC (compile/nvrtc_compiler)", {"--gpu-architecture", "--ptxas-options", "--pre-include"}},
     {"gdb and its MI commands (session/gdb_process, session/debug_session)", {"--interpreter", "--nx", "--quiet", "--args", "--no-values"}},
+    {"srun, squeue and scancel (client/slurm_target)",
+     {"--partition", "--jobid", "--exact", "--nodes", "--ntasks", "--gres", "--quiet", "--unbuffered", "--job-name", "--noheader",
+      "--format", "--name", "--user", "--jobs"}},
 };
 
 // Files whose string literals are another tool's whole option table: the NVRTC options an annotation's

@@ -253,3 +253,22 @@ TEST(ReadmeExamples, TheRaceAndWhoWroteLinesRunAsPrinted) {
             << output;
     }
 }
+
+// README's pool line, as printed (from the checkout's root, the driver hidden as in CI): two local
+// workers on the emulated device are one group of two, and `devices` exits 4 as it does without a GPU.
+TEST(ReadmeExamples, TheDevicesPoolLineRunsAsPrinted) {
+    const std::string readme = kplay::test::read_file(KPLAY_TEST_README);
+    const std::string command = "build/bin/kplay-cli devices --pool ";
+    const size_t at = readme.find(command);
+    ASSERT_NE(at, std::string::npos) << "README's pool example";
+    std::string line = readme.substr(at + 20, readme.find('\n', at) - at - 20);
+    line = line.substr(0, line.find("  #"));
+    line.erase(line.find_last_not_of(' ') + 1);
+    EXPECT_EQ(line, "devices --pool local:2");
+    kplay::test::TempDir dir;
+    const auto [code, output] = run_cli(line, dir, kplay::test::kernels_dir().parent_path().string());
+    EXPECT_EQ(code, 4) << output;
+    EXPECT_NE(output.find("pool: 2 workers in 1 group\n"), std::string::npos) << output;
+    EXPECT_NE(output.find("  cpu  2 workers: local x2\n"), std::string::npos) << output;
+    EXPECT_EQ(output.find("failed"), std::string::npos) << output;
+}

@@ -27,31 +27,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A copy of kplay-worker of the test's own, so its processes can be told from any other's by their
-// executable's path.
-struct WorkerCopy {
-    test::TempDir dir;
-    fs::path path;
-    WorkerCopy() : path(dir.path() / "kplay-worker") { fs::copy_file(test::worker_path(), path); }
-};
-
-// The processes running `exe` (a supervisor and its workers), by /proc/PID/exe.
-std::vector<pid_t> processes_of(const fs::path& exe) {
-    std::vector<pid_t> found;
-    for (const auto& entry : fs::directory_iterator("/proc")) {
-        const std::string name = entry.path().filename().string();
-        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-        std::error_code error;
-        const fs::path target = fs::read_symlink(entry.path() / "exe", error);
-        // The compile server runs the same program, shared by every worker and ending when idle: not a
-        // part of any one connection.
-        std::ifstream cmdline(entry.path() / "cmdline");
-        const std::string arguments((std::istreambuf_iterator<char>(cmdline)), std::istreambuf_iterator<char>());
-        if (!error && target == exe && arguments.find("--compile-server") == std::string::npos) found.push_back(std::stoi(name));
-    }
-    return found;
-}
-
+using test::eventually;
+using test::WorkerCopy;
 pid_t parent_of(pid_t pid) {
     std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
     std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
@@ -67,7 +44,7 @@ pid_t parent_of(pid_t pid) {
 // The workers a supervisor started: children of a process of `exe` that is not one itself (the
 // emulated device's own helper processes are the workers' children).
 std::vector<pid_t> inner_workers_of(const fs::path& exe) {
-    const std::vector<pid_t> all = processes_of(exe);
+    const std::vector<pid_t> all = test::worker_processes(exe);
     std::vector<pid_t> found;
     for (pid_t pid : all) {
         const pid_t parent = parent_of(pid);
@@ -76,15 +53,6 @@ std::vector<pid_t> inner_workers_of(const fs::path& exe) {
         found.push_back(pid);
     }
     return found;
-}
-
-bool eventually(const std::function<bool()>& condition, double seconds = 5) {
-    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-    while (std::chrono::steady_clock::now() < until) {
-        if (condition()) return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    return condition();
 }
 
 std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
@@ -318,12 +286,12 @@ TEST(RemoteWorker, AKilledConnectionIsReportedAndTheNextRunReconnects) {
         EXPECT_EQ(result.failure, WorkerFailure::disconnected);
         EXPECT_NE(result.failure_message.find("The next run reconnects"), std::string::npos) << result.failure_message;
         // Nothing of the old connection is left running on the "host".
-        EXPECT_TRUE(eventually([&] { return processes_of(worker.path).empty(); })) << processes_of(worker.path).size();
+        EXPECT_TRUE(eventually([&] { return test::worker_processes(worker.path).empty(); })) << test::worker_processes(worker.path).size();
         expect_good_run(client);
         EXPECT_EQ(client.remote_status().connections, 2);
     }
     // And the client's exit leaves nothing either.
-    EXPECT_TRUE(eventually([&] { return processes_of(worker.path).empty(); }));
+    EXPECT_TRUE(eventually([&] { return test::worker_processes(worker.path).empty(); }));
 }
 
 TEST(RemoteWorker, AnotherProtocolVersionIsRefusedWithHowToUpdate) {
@@ -391,7 +359,7 @@ TEST(RemoteWorkerSsh, RunsOverSshAndAKilledConnectionLeavesNothingOnTheHost) {
     const WorkerResult result = client.wait(id);
     EXPECT_EQ(result.failure, WorkerFailure::disconnected);
     EXPECT_NE(result.failure_message.find("connection to kplay-test was lost"), std::string::npos) << result.failure_message;
-    EXPECT_TRUE(eventually([&] { return processes_of(worker.path).empty(); }, 10)) << "left on the host: " << processes_of(worker.path).size();
+    EXPECT_TRUE(eventually([&] { return test::worker_processes(worker.path).empty(); }, 10)) << "left on the host: " << test::worker_processes(worker.path).size();
     expect_good_run(client);
 }
 

@@ -7,6 +7,7 @@
 #include <zlib.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <thread>
 
 #include "base/error.hpp"
 #include "cuda/device_query.hpp"
@@ -194,6 +196,31 @@ fs::path worker_path() {
 fs::path cli_path() {
     if (const char* env = std::getenv("KPLAY_TEST_CLI"); env && *env) return env;
     return KPLAY_TEST_CLI;
+}
+
+WorkerCopy::WorkerCopy() : path(dir.path() / "kplay-worker") { fs::copy_file(worker_path(), path); }
+
+std::vector<pid_t> worker_processes(const fs::path& exe) {
+    std::vector<pid_t> found;
+    for (const auto& entry : fs::directory_iterator("/proc")) {
+        const std::string name = entry.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::error_code error;
+        const fs::path target = fs::read_symlink(entry.path() / "exe", error);
+        std::ifstream cmdline(entry.path() / "cmdline");
+        const std::string arguments((std::istreambuf_iterator<char>(cmdline)), std::istreambuf_iterator<char>());
+        if (!error && target == exe && arguments.find("--compile-server") == std::string::npos) found.push_back(std::stoi(name));
+    }
+    return found;
+}
+
+bool eventually(const std::function<bool()>& condition, double seconds) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (std::chrono::steady_clock::now() < until) {
+        if (condition()) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return condition();
 }
 
 std::vector<fs::path> kernel_files(const std::string& folder) {

@@ -3,6 +3,8 @@
 
 #include "run/engine.hpp"
 
+#include <sys/types.h>
+
 #include <utility>
 
 #include <filesystem>
@@ -96,6 +98,21 @@ FaultExpectation read_fault_expectation(const std::filesystem::path& file, const
 std::filesystem::path worker_path();
 // kplay-cli of this build, or $KPLAY_TEST_CLI for a build copied elsewhere.
 std::filesystem::path cli_path();
+
+// A copy of kplay-worker of the test's own, so its processes can be told from any other's by their
+// executable's path.
+struct WorkerCopy {
+    TempDir dir;
+    std::filesystem::path path;
+    WorkerCopy();
+};
+
+// The processes running `exe` (a supervisor and its workers), by /proc/PID/exe; not the compile server,
+// which runs the same program, is shared by every worker and ends when idle.
+std::vector<pid_t> worker_processes(const std::filesystem::path& exe);
+
+// Whether `condition` holds within `seconds`, asked every 20 ms.
+bool eventually(const std::function<bool()>& condition, double seconds = 5);
 
 // Files under kernels_src/<folder>, sorted.
 std::vector<std::filesystem::path> kernel_files(const std::string& folder);

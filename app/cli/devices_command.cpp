@@ -1,4 +1,5 @@
-// `kplay-cli devices`: the GPUs the driver sees (or why there are none), and the emulated CPU device.
+// `kplay-cli devices`: the GPUs the driver sees (or why there are none), and the emulated CPU device; with
+// --pool, the pool's workers grouped by device, and each member that did not come up.
 #include <cstdio>
 #include <iostream>
 
@@ -6,10 +7,29 @@
 #include "client/worker_client.hpp"
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "client/pool_spec.hpp"
+#include "client/worker_pool.hpp"
 #include "kplay_version.hpp"
+#include "pool_printer.hpp"
 #include "remote_options.hpp"
 
 namespace kplay::cli {
+
+namespace {
+
+// Exit codes as without a pool: a worker that failed is 5; a pool without a GPU, 4.
+int devices_of_pool(const PoolCliOptions& options, bool json) {
+    const std::vector<PoolMember> members = parse_pool(options.specs);
+    const WorkerPool pool = WorkerPool::start(members, pool_options(options));
+    if (json) std::cout << pool_json(pool, members).dump(2) << "\n";
+    else std::cout << version_line("kplay") << "\n" << pool_text(pool);
+    if (!pool.failures().empty()) return kCudaError;
+    for (const DeviceGroup& group : pool.groups())
+        if (!group.emulated) return kSuccess;
+    return kNoDevice;
+}
+
+}  // namespace
 
 std::function<int()> add_devices_command(CLI::App& app) {
     auto* command = app.add_subcommand("devices", "List CUDA devices and their limits");
@@ -17,7 +37,10 @@ std::function<int()> add_devices_command(CLI::App& app) {
     auto remote = std::make_shared<RemoteOptions>();
     command->add_flag("--json", *json, "Print JSON (schema in docs/CLI.md)");
     add_remote_options(command, *remote);
-    return [json, remote] {
+    auto pool = std::make_shared<PoolCliOptions>();
+    add_pool_options(command, *pool);
+    return [json, remote, pool]() -> int {
+        if (!pool->specs.empty()) return devices_of_pool(*pool, *json);
         WorkerClient client(worker_options(*remote));
         const WorkerResult answer = client.wait(client.submit_devices());
         if (!answer.ok()) {

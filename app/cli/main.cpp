@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", kplay::version_line("kplay-cli"), "Print the version and the git commit, then exit");
     app.footer(R"(Examples:
   kplay-cli devices
+  kplay-cli devices --pool local,ssh:gpu-box --pool "slurm:a100 x4"
   kplay-cli compile kernels_src/grayscale/01_seed_1d.cu
   kplay-cli run kernels_src/grayscale/01_seed_1d.cu --image photo.jpg --out gray.png
   kplay-cli run kernels_src/matmul/02_tiled_dynamic_smem.cu --size 1000x999x1001 --arg tw=32

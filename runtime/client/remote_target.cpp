@@ -38,7 +38,10 @@ std::string remote_worker_path() {
     return ".kplay/bin/kplay-worker";
 }
 
-RemoteTarget ssh_target(std::string_view destination, const std::string& worker) {
+namespace {
+
+// The destination's host, user and port, checked (InputError) without touching anything.
+RemoteTarget parsed_destination(std::string_view destination) {
     RemoteTarget target;
     std::string host(destination);
     if (host.empty() || host.front() == '-' || host.find_first_of(" \t\n'\"`$;&|<>") != std::string::npos)
@@ -59,6 +62,15 @@ RemoteTarget ssh_target(std::string_view destination, const std::string& worker)
     target.destination = host;
     target.label = at == std::string::npos ? host : host.substr(at + 1);
     target.via_ssh = true;
+    return target;
+}
+
+}  // namespace
+
+void check_ssh_destination(std::string_view destination) { (void)parsed_destination(destination); }
+
+RemoteTarget ssh_target(std::string_view destination, const std::string& worker) {
+    RemoteTarget target = parsed_destination(destination);
     target.argv = ssh_prefix(target);
     target.argv.push_back("--");
     target.argv.push_back(worker);

@@ -27,6 +27,10 @@ std::string remote_worker_path();
 // user's ssh config and agent apply as in a terminal. Throws InputError for a malformed destination.
 RemoteTarget ssh_target(std::string_view destination, const std::string& worker = remote_worker_path());
 
+// Throws ssh_target's InputError for a malformed destination, and does nothing else (a pool's entries are
+// checked before any is started).
+void check_ssh_destination(std::string_view destination);
+
 // Any command (run with /bin/sh -c) whose stdin and stdout carry the protocol: `gcloud compute ssh ...
 // -- kplay-worker --stdio`, `kubectl exec ...`, or a local `kplay-worker --stdio` in tests.
 RemoteTarget command_target(std::string_view command);

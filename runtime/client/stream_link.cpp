@@ -120,6 +120,8 @@ std::optional<Frame> StreamLink::next_frame() {
             throw ProtocolError("the remote side did not begin with kplay-worker's hello");
         awaiting_hello_ = false;
         hello_at_ = Clock::now();
+        if (const auto body = frame->message.find(protocol_field::body); body != frame->message.end() && body->is_object())
+            status_.host = body->value("host", "");
         status_.connected = true;
         status_.connect_ms = std::chrono::duration<double, std::milli>(hello_at_ - started_at_).count();
         frame = reader_.next();

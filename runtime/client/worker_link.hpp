@@ -27,6 +27,7 @@ namespace kplay {
 // How the link to a remote worker is doing, for the window's status bar.
 struct RemoteStatus {
     std::string label;            // the host
+    std::string host;             // the host's own name, from the worker's hello (a Slurm node's, say)
     bool connected = false;       // a connection has said hello and is open
     int connections = 0;          // made so far
     double connect_ms = -1;       // the last connection: starting the command until the worker's hello
