@@ -11,6 +11,7 @@
 // --no-pch: the compile server without NVRTC's precompiled headers (KPLAY_NVRTC_PCH=0).
 // --in-process: the engine in this process, NVRTC without precompiled headers (as kplay-cli
 // --in-process, and as every worker compiled before the compile server), for comparison.
+// --on-thread: the same, each compile on a thread of its own (the compile server compiles on one).
 #include <signal.h>
 #include <stdlib.h>
 
@@ -21,6 +22,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <thread>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -48,7 +50,7 @@ int main(int argc, char** argv) {
     fs::path worker;
     int edits = 4;
     std::string arch = "sm_90";
-    bool replace_worker = false, in_process = false, no_pch = false;
+    bool replace_worker = false, in_process = false, no_pch = false, on_thread = false;
     std::vector<fs::path> files;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
@@ -57,11 +59,12 @@ int main(int argc, char** argv) {
         else if (arg == "--arch" && i + 1 < argc) arch = argv[++i];
         else if (arg == "--replace-worker") replace_worker = true;
         else if (arg == "--in-process") in_process = true;
+        else if (arg == "--on-thread") on_thread = in_process = true;  // in-process, NVRTC on a thread as the compile server runs it
         else if (arg == "--no-pch") no_pch = true;
         else files.emplace_back(arg);
     }
     if ((worker.empty() && !in_process) || files.empty()) {
-        std::fprintf(stderr, "usage: compile_latency --worker PATH | --in-process [--edits N] [--arch sm_90] [--replace-worker] FILE...\n");
+        std::fprintf(stderr, "usage: compile_latency --worker PATH | --in-process | --on-thread [--edits N] [--arch sm_90] [--replace-worker] FILE...\n");
         return 2;
     }
     char scratch[] = "/tmp/kplay-compile-latency-XXXXXX";
@@ -85,7 +88,8 @@ int main(int argc, char** argv) {
         if (client) return client->wait(client->submit_compile(request));
         WorkerResult result;
         const auto start = std::chrono::steady_clock::now();
-        result.compile = engine->compile_file(request);
+        if (on_thread) std::thread([&] { result.compile = engine->compile_file(request); }).join();
+        else result.compile = engine->compile_file(request);
         result.elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         return result;
     };
