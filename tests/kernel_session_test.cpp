@@ -17,6 +17,7 @@
 
 #include "values/codec.hpp"
 #include "session/kernel_session.hpp"
+#include "session_pump.hpp"
 #include "test_support.hpp"
 #include "error_code_names.hpp"
 
@@ -31,16 +32,7 @@ std::string matmul_file(const std::string& markers = "") {
            "__global__ void k(const float* a, const float* b, float* c, int M, int N, int K) {}\n";
 }
 
-// Updates the session as the window's frame loop does until `done` holds; false when the deadline passed.
-bool pump_until(KernelSession& session, const std::function<bool()>& done, std::chrono::milliseconds timeout = 3000ms) {
-    const auto deadline = Clock::now() + timeout;
-    while (!done()) {
-        if (Clock::now() > deadline) return false;
-        session.update();
-        std::this_thread::sleep_for(5ms);
-    }
-    return true;
-}
+using test::pump_until;
 
 // For "nothing more happens" checks: keeps updating for a while.
 void pump_for(KernelSession& session, std::chrono::milliseconds duration) {
