@@ -22,6 +22,16 @@ namespace kplay {
 
 namespace {
 
+// NVRTC 13.0.88 (the H200 machine's) keeps ptxas's results in the driver's ComputeCache (~/.nv), keyed
+// by the PTX, and on a hit there skips ptxas and with it the -v report: a text's resources vanished from
+// its second compile on a machine. kplay's own cache keeps whole results, the report included, so
+// NVRTC's is off for this process (the worker, the compile server, kplay-cli --in-process; they load
+// CUBINs, which need no JIT cache). NVRTC reads the variable at its first call, whichever that is
+// (nvrtcVersion for a cache key, often): so before main, not at the first compile. With it on, an edit
+// that leaves the PTX as it was (a comment) skips ptxas: 15 ms instead of 470 for matmul 08 on the H200,
+// which made in-process compiles look fast.
+[[maybe_unused]] const bool kNvrtcComputeCacheOff = setenv("CUDA_CACHE_DISABLE", "1", 1) == 0;
+
 // Move-only owner of an nvrtcProgram: destroyed on every path, error paths included.
 class NvrtcProgram {
 public:
@@ -209,12 +219,6 @@ std::vector<std::string> nvrtc_options(const CompileRequest& request) {
 }
 
 CompileResult compile_with_nvrtc(const CompileRequest& request) {
-    // NVRTC 13.0.88 (the H200 machine's) keeps ptxas's results in the driver's ComputeCache (~/.nv) and,
-    // on a hit there, skips ptxas and with it the -v report: a text's resources vanished from its second
-    // compile on a machine. kplay's own cache keeps whole results, the report included, so NVRTC's is off
-    // (for this process: the worker, or kplay-cli --in-process; it loads CUBINs, which need no JIT cache).
-    static const bool nvrtc_cache_off = setenv("CUDA_CACHE_DISABLE", "1", 1) == 0;
-    (void)nvrtc_cache_off;
     const auto start = std::chrono::steady_clock::now();
     CompileResult result;
     result.arch = request.options.arch;
