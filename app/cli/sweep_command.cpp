@@ -40,6 +40,7 @@ struct SweepOptionsCli {
     RemoteOptions remote;
     PoolCliOptions pool;
     int group = 0;  // --group: the pool's device group to sweep on (1-based), 0 to choose
+    int in_flight = 1;  // --in-flight: runs each worker holds at once
 };
 
 std::atomic<bool> interrupted{false};
@@ -210,6 +211,8 @@ std::function<int()> add_sweep_command(CLI::App& app) {
     add_pool_options(command, o->pool);
     command->add_option("--group", o->group, "With --pool: the device group to sweep on, numbered as devices --pool shows (default: the first GPU group)")
         ->check(CLI::Range(1, 1000));
+    command->add_option("--in-flight", o->in_flight, "Runs each worker holds at once: 1, or 2 to queue the next on the worker (docs/BENCHMARKS.md)")
+        ->check(CLI::Range(1, 2));
     return [o]() -> int {
         const std::string source = read_source_file(o->file);
         SweepOptions options;
@@ -219,6 +222,7 @@ std::function<int()> add_sweep_command(CLI::App& app) {
         options.confirm_top = o->confirm_top;
         options.confirm_rounds = o->confirm_rounds;
         options.use_cache = !o->no_cache;
+        options.runs_per_worker = o->in_flight;
         WorkerOptions worker = worker_options(o->remote);
         worker.run_timeout_s = o->timeout;
         SweepWorkers started = start_workers(*o, worker);
