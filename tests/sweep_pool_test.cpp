@@ -37,7 +37,8 @@ PoolOptions pool_options(const test::WorkerCopy& worker) {
 std::vector<SweepWorker> group_workers(WorkerPool& pool) {
     std::vector<SweepWorker> workers;
     if (pool.groups().empty()) return workers;
-    for (const size_t i : pool.groups()[0].workers) workers.push_back(SweepWorker{pool.workers()[i].where, pool.take_client(i)});
+    for (const size_t i : pool.groups()[0].workers)
+        workers.push_back(SweepWorker{pool.workers()[i].where, pool.take_client(i)});
     return workers;
 }
 
@@ -47,7 +48,8 @@ std::unique_ptr<Sweep> sweep_of(const std::string& name, const test::TempDir& ca
     const std::string source = read_source_file(file);
     WorkerClient& first = *workers.front().client;
     const DeviceQuery devices = first.wait(first.submit_devices()).devices;
-    SweepTarget target = make_sweep_target(file, source, *find_sweep_lines(source, file.string()), devices, true, 0, "");
+    SweepTarget target =
+        make_sweep_target(file, source, *find_sweep_lines(source, file.string()), devices, true, 0, "");
     SweepOptions options;
     options.cache_dir = cache.path();
     RunRequest base;
@@ -65,7 +67,8 @@ std::string winner(const Sweep& sweep) { return sweep.best() ? sweep.results()[*
 // Each point of the space taken up once, and each that ran on exactly one worker.
 void expect_every_point_once(const Sweep& sweep, size_t points) {
     std::set<std::string> labels;
-    for (const PointResult& result : sweep.results()) EXPECT_TRUE(labels.insert(result.label).second) << result.label << " twice";
+    for (const PointResult& result : sweep.results())
+        EXPECT_TRUE(labels.insert(result.label).second) << result.label << " twice";
     EXPECT_EQ(labels.size(), points);
     int run = 0;
     for (const SweepWorkerStatus& worker : sweep.workers()) run += worker.points_run;
@@ -88,10 +91,12 @@ TEST(SweepPool, TwoLocalWorkersRunEveryPointOnceAndPickTheOneWorkersWinner) {
     ASSERT_EQ(sweep->problem(), "");
     expect_every_point_once(*sweep, 6);
     ASSERT_EQ(sweep->workers().size(), 2u);
-    for (const SweepWorkerStatus& status : sweep->workers()) EXPECT_GT(status.points_run, 0) << status.name << " ran no point";
+    for (const SweepWorkerStatus& status : sweep->workers())
+        EXPECT_GT(status.points_run, 0) << status.name << " ran no point";
     EXPECT_GT(sweep->workers()[0].confirm_runs, 0);
     EXPECT_EQ(sweep->workers()[1].confirm_runs, 0) << "the confirm round runs on one worker";
-    for (size_t i = 0; i < sweep->results().size(); ++i) EXPECT_TRUE(sweep->worker_of(i).has_value()) << sweep->results()[i].label;
+    for (size_t i = 0; i < sweep->results().size(); ++i)
+        EXPECT_TRUE(sweep->worker_of(i).has_value()) << sweep->results()[i].label;
     EXPECT_EQ(winner(*sweep), "block_x=256");
     EXPECT_EQ(winner(*sweep), winner(*alone));
     const std::string table = format_sweep_table(*sweep);
@@ -135,7 +140,8 @@ TEST(SweepPool, AMemberThatNeverComesUpLeavesTheSweepToTheOthers) {
     test::WorkerCopy worker;
     test::TempDir cache;
     WorkerPool pool = WorkerPool::start(
-        parse_pool({"local:1", "cmd:" + quoted(KPLAY_TEST_FAKE_WORKER) + " --mode exit-at-start --always"}), pool_options(worker));
+        parse_pool({"local:1", "cmd:" + quoted(KPLAY_TEST_FAKE_WORKER) + " --mode exit-at-start --always"}),
+        pool_options(worker));
     ASSERT_EQ(pool.failures().size(), 1u);
     EXPECT_EQ(pool.failures()[0].member.rfind("cmd:", 0), 0u);
     EXPECT_FALSE(pool.failures()[0].message.empty());
@@ -153,8 +159,8 @@ TEST(SweepPool, AWorkerThatCannotBeReplacedHasItsPointSentToAnother) {
     test::WorkerCopy worker;
     test::TempDir cache, marker;
     const fs::path once = marker.path() / "started";
-    const std::string flaky = "cmd:sh -c 'test -e " + once.string() + " && exit 1; touch " + once.string() + "; exec " + worker.path.string() +
-                              " --stdio'";
+    const std::string flaky = "cmd:sh -c 'test -e " + once.string() + " && exit 1; touch " + once.string() + "; exec " +
+                              worker.path.string() + " --stdio'";
     PoolOptions options = pool_options(worker);
     WorkerPool pool = WorkerPool::start(parse_pool({"local:1", flaky}), options);
     ASSERT_EQ(pool.workers().size(), 2u) << (pool.failures().empty() ? "" : pool.failures()[0].message);

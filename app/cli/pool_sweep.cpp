@@ -9,8 +9,8 @@ namespace {
 
 std::string group_title(const WorkerPool& pool, size_t index) {
     const DeviceGroup& group = pool.groups()[index];
-    return "group " + std::to_string(index + 1) + " (" + group.name + ", " + std::to_string(group.workers.size()) + " worker" +
-           (group.workers.size() == 1 ? "" : "s") + ")";
+    return "group " + std::to_string(index + 1) + " (" + group.name + ", " + std::to_string(group.workers.size()) +
+           " worker" + (group.workers.size() == 1 ? "" : "s") + ")";
 }
 
 }  // namespace
@@ -27,8 +27,8 @@ SweepGroup take_sweep_group(WorkerPool& pool, int group, bool cpu) {
     std::string why;
     if (group > 0) {
         if (static_cast<size_t>(group) > groups.size()) {
-            chosen.failure = "--group " + std::to_string(group) + ": the pool has " + std::to_string(groups.size()) + " group" +
-                             (groups.size() == 1 ? "" : "s") + " (kplay-cli devices --pool numbers them)";
+            chosen.failure = "--group " + std::to_string(group) + ": the pool has " + std::to_string(groups.size()) +
+                             " group" + (groups.size() == 1 ? "" : "s") + " (kplay-cli devices --pool numbers them)";
             chosen.exit_code = kUsageError;
             return chosen;
         }
@@ -41,11 +41,14 @@ SweepGroup take_sweep_group(WorkerPool& pool, int group, bool cpu) {
         for (size_t i = 0; i < groups.size() && index == groups.size(); ++i)
             if (groups[i].emulated == cpu) index = i;
         if (index == groups.size()) index = 0;
-        if (groups[index].emulated == cpu) why = cpu ? "the emulated device, as --device cpu asks" : "the first GPU group";
-        else why = cpu ? "no group is emulated" : "no group has a GPU";
+        if (groups[index].emulated == cpu)
+            why = cpu ? "the emulated device, as --device cpu asks" : "the first GPU group";
+        else
+            why = cpu ? "no group is emulated" : "no group has a GPU";
     }
     if (groups.size() > 1)
-        chosen.notice = "sweeping on " + group_title(pool, index) + ": " + why + "; times are never compared across groups (--group N picks another)";
+        chosen.notice = "sweeping on " + group_title(pool, index) + ": " + why +
+                        "; times are never compared across groups (--group N picks another)";
     chosen.emulated = groups[index].emulated;
     for (const size_t worker : groups[index].workers) {
         const PoolWorker& member = pool.workers()[worker];

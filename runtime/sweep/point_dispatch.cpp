@@ -23,13 +23,15 @@ std::optional<size_t> PointDispatch::free_worker(std::optional<size_t> only) con
     std::optional<size_t> best;
     for (size_t i = 0; i < workers_.size(); ++i) {
         if (only && i != *only) continue;
-        if (!workers_[i].client || status_[i].dropped || workers_[i].runs.size() >= static_cast<size_t>(per_worker_)) continue;
+        if (!workers_[i].client || status_[i].dropped || workers_[i].runs.size() >= static_cast<size_t>(per_worker_))
+            continue;
         if (!best || workers_[i].runs.size() < workers_[*best].runs.size()) best = i;
     }
     return best;
 }
 
-void PointDispatch::send(size_t worker, size_t result_index, bool confirming, const RunRequest& request, const std::string& label) {
+void PointDispatch::send(size_t worker, size_t result_index, bool confirming, const RunRequest& request,
+                         const std::string& label) {
     Slot& slot = workers_.at(worker);
     slot.runs.push_back(Run{slot.client->submit_run(request), result_index, confirming, label});
     status_[worker].running = slot.runs.front().label;
@@ -43,14 +45,16 @@ std::optional<DispatchedRun> PointDispatch::take(bool wait) {
             if (!slot.client || slot.runs.empty()) continue;
             std::optional<WorkerResult> result = slot.client->poll();
             if (!result) continue;
-            const auto run = std::find_if(slot.runs.begin(), slot.runs.end(), [&](const Run& r) { return r.id == result->id; });
+            const auto run =
+                std::find_if(slot.runs.begin(), slot.runs.end(), [&](const Run& r) { return r.id == result->id; });
             if (run == slot.runs.end()) continue;  // an answer to something the sweep did not send
             DispatchedRun done{i, run->result_index, run->confirming, std::move(*result)};
             slot.runs.erase(run);
             SweepWorkerStatus& status = status_[i];
             status.running = slot.runs.empty() ? std::string() : slot.runs.front().label;
             // A run its client gave up on never ran: it counts for no worker.
-            const bool ran = done.result.failure != WorkerFailure::gave_up && done.result.failure != WorkerFailure::start_failed;
+            const bool ran =
+                done.result.failure != WorkerFailure::gave_up && done.result.failure != WorkerFailure::start_failed;
             if (ran) ++(done.confirming ? status.confirm_runs : status.points_run);
             next_poll_ = i + 1;
             return done;
@@ -60,7 +64,8 @@ std::optional<DispatchedRun> PointDispatch::take(bool wait) {
         // and restart backoff advance (they move only when polled).
         std::vector<pollfd> fds;
         for (const Slot& slot : workers_)
-            if (slot.client && !slot.runs.empty() && slot.client->wait_fd() >= 0) fds.push_back(pollfd{slot.client->wait_fd(), POLLIN, 0});
+            if (slot.client && !slot.runs.empty() && slot.client->wait_fd() >= 0)
+                fds.push_back(pollfd{slot.client->wait_fd(), POLLIN, 0});
         ::poll(fds.data(), fds.size(), 20);
     }
     return std::nullopt;

@@ -24,11 +24,11 @@ struct SweepWorker {
 // What a sweep shows of each of its workers (the window's Sweep tab and the CLI read these).
 struct SweepWorkerStatus {
     std::string name;
-    int points_run = 0;      // measuring runs it finished (confirm runs counted apart)
+    int points_run = 0;  // measuring runs it finished (confirm runs counted apart)
     int confirm_runs = 0;
-    bool dropped = false;    // its client gave up: it takes no more points
+    bool dropped = false;  // its client gave up: it takes no more points
     std::string dropped_reason;
-    std::string running;     // the label of the point it runs now; empty when idle
+    std::string running;  // the label of the point it runs now; empty when idle
 };
 
 // A run that finished on a worker: which point it was, and how it went.
