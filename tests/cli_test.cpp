@@ -351,6 +351,54 @@ TEST(CliSweep, CtrlCCancelsAtOncePrintsWhatFinishedAndExits130) {
     EXPECT_NE(output.find("cancelled: the points above are those finished before"), std::string::npos) << output;
 }
 
+// Ctrl+C in a sweep over a pool stops both workers at once and prints the points finished before.
+TEST(CliSweep, CtrlCInASweepOverAPoolStopsEveryWorker) {
+    kplay::test::TempDir cache;
+    const std::string out = (cache.path() / "out.txt").string(), file = kernel("matmul/02_tiled_dynamic_smem.cu");
+    const std::string cli = kplay::test::cli_path().string(), xdg = "XDG_CACHE_HOME=" + cache.path().string();
+    const std::string path = std::string("PATH=") + (std::getenv("PATH") ? std::getenv("PATH") : "/usr/bin:/bin");
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        const int fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(fd, 1);
+        dup2(fd, 2);
+        char* env[] = {const_cast<char*>("KPLAY_CUDA_DRIVER=/nonexistent/libcuda.so.1"), const_cast<char*>(xdg.c_str()),
+                       const_cast<char*>(path.c_str()), nullptr};
+        execle(cli.c_str(), cli.c_str(), "sweep", file.c_str(), "--param", "tw=8,16,32", "--size", "256", "--pool", "local:2",
+               static_cast<char*>(nullptr), env);
+        _exit(127);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2000));  // both workers hold a point
+    const auto sent = std::chrono::steady_clock::now();
+    ASSERT_EQ(kill(pid, SIGINT), 0);
+    int status = 0;
+    for (int i = 0; i < 100 && waitpid(pid, &status, WNOHANG) == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count(), 3.0);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 130);
+    const std::string output = kplay::test::read_file(out);
+    EXPECT_NE(output.find("cancelled: the points above are those finished before"), std::string::npos) << output;
+    EXPECT_NE(output.find("  worker 2 (local): "), std::string::npos) << output;
+}
+
+// A sweep over a pool: a member that never comes up is a line and the sweep runs on the others; a group
+// the pool does not have is a usage error naming how many it has.
+TEST(CliSweep, APoolMemberThatFailsIsSaidAndAGroupItLacksIsAUsageError) {
+    kplay::test::TempDir cache;
+    const std::string failing = "cmd:" + std::string(KPLAY_TEST_FAKE_WORKER) + " --mode exit-at-start --always";
+    const Result ran = run_cli("sweep " + kernel("grayscale/01_seed_1d.cu") + " --param block_x=64,128 --size 64x64 --pool local:1 --pool '" +
+                                   failing + "'",
+                               cache);
+    EXPECT_EQ(ran.code, 0) << ran.output;
+    EXPECT_NE(ran.output.find("kplay-cli: pool member cmd:"), std::string::npos) << ran.output;
+    EXPECT_NE(ran.output.find("kplay-cli: 1 worker sweep"), std::string::npos) << ran.output;
+    EXPECT_NE(ran.output.find("best: block_x="), std::string::npos) << ran.output;
+    const Result group = run_cli("sweep " + kernel("grayscale/01_seed_1d.cu") + " --param block_x=64 --pool local:1 --group 2", cache);
+    EXPECT_EQ(group.code, 2) << group.output;
+    EXPECT_NE(group.output.find("--group 2: the pool has 1 group (kplay-cli devices --pool numbers them)"), std::string::npos) << group.output;
+}
+
 // kplay-cli with a worker elsewhere: the same run through --remote-command, and an unreachable ssh host
 // or a bad combination as a clear message with its exit code.
 TEST(CliRemote, RunsThroughARemoteCommandAndNamesWhatFails) {

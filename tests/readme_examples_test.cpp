@@ -272,3 +272,23 @@ TEST(ReadmeExamples, TheDevicesPoolLineRunsAsPrinted) {
     EXPECT_NE(output.find("  cpu  2 workers: local x2\n"), std::string::npos) << output;
     EXPECT_EQ(output.find("failed"), std::string::npos) << output;
 }
+
+// README's sweep over a pool, as printed (from the checkout's root, the driver hidden as in CI): both
+// workers run points, each line names its worker, and the table ends with the points each ran.
+TEST(ReadmeExamples, TheSweepPoolLineRunsAsPrinted) {
+    const std::string readme = kplay::test::read_file(KPLAY_TEST_README);
+    const std::string prefix = "build/bin/kplay-cli ";
+    const size_t at = readme.find(prefix + "sweep kernels_src/grayscale/01_seed_1d.cu --param \"block=32..1024 step *2\" --pool");
+    ASSERT_NE(at, std::string::npos) << "README's sweep --pool example";
+    const std::string line = readme.substr(at + prefix.size(), readme.find('\n', at) - at - prefix.size());
+    EXPECT_EQ(line, "sweep kernels_src/grayscale/01_seed_1d.cu --param \"block=32..1024 step *2\" --pool local:2");
+    kplay::test::TempDir dir;
+    const auto [code, output] = run_cli(line, dir, kplay::test::kernels_dir().parent_path().string());
+    EXPECT_EQ(code, 0) << output;
+    EXPECT_NE(output.find("kplay-cli: 2 workers sweep; the confirm round runs on worker 1\n"), std::string::npos) << output;
+    for (const char* worker : {"(worker 1)\n", "(worker 2)\n", "  worker 1 (local): ", "  worker 2 (local): "})
+        EXPECT_NE(output.find(worker), std::string::npos) << worker << "\n" << output;
+    // Six points, each run once: three on each worker (one point in flight on each, alike points).
+    EXPECT_NE(output.find("6 taken up (0 pruned, 0 from the cache)"), std::string::npos) << output;
+    EXPECT_NE(output.find("best: "), std::string::npos) << output;
+}

@@ -1,6 +1,7 @@
 // `kplay-cli sweep FILE --param NAME=VALUES ...`: tune a kernel over block sizes, literal arguments,
 // -D defines and sizes; every point checked before it is timed, a confirm round for the winner, and
-// with --apply the winner written into the file's annotation (keeping FILE.orig once).
+// with --apply the winner written into the file's annotation (keeping FILE.orig once). With --pool, the
+// points are spread over the workers of one device group of the pool (pool_sweep.hpp).
 #include <unistd.h>
 
 #include <atomic>
@@ -12,6 +13,7 @@
 
 #include "base/error.hpp"
 #include "client/worker_client.hpp"
+#include "client/worker_pool.hpp"
 #include "kernel_file/source_scan.hpp"
 #include "sweep/annotation_edit.hpp"
 #include "sweep/sweep.hpp"
@@ -21,6 +23,7 @@
 #include "option_values.hpp"
 #include "remote_options.hpp"
 #include "option_parsing.hpp"
+#include "pool_sweep.hpp"
 
 namespace kplay::cli {
 
@@ -35,6 +38,9 @@ struct SweepOptionsCli {
     double timeout = 10;
     bool json = false, apply = false, no_cache = false, no_flush = false;
     RemoteOptions remote;
+    PoolCliOptions pool;
+    int group = 0;  // --group: the pool's device group to sweep on (1-based), 0 to choose
+    int in_flight = 1;  // --in-flight: runs each worker holds at once
 };
 
 std::atomic<bool> interrupted{false};
@@ -70,22 +76,31 @@ public:
             const int filled = static_cast<int>(sweep.fraction_done() * width);
             const auto eta = sweep.eta_seconds();
             char eta_text[32] = "ETA --:--";
+            show_notes(sweep);
             if (eta) std::snprintf(eta_text, sizeof eta_text, "ETA %d:%02d", static_cast<int>(*eta) / 60, static_cast<int>(*eta) % 60);
             std::fprintf(stderr, "\r\033[K[%s%s] %d/%d runs  %s  %s", std::string(filled, '#').c_str(), std::string(width - filled, '.').c_str(),
                          sweep.runs_done(), sweep.runs_expected(), eta_text, sweep.running().c_str());
             std::fflush(stderr);
             return;
         }
-        // Not a terminal: one plain line per point as it is decided.
+        // Not a terminal: one plain line per point as it is decided, with its worker when there are several.
         for (; reported_ < results.size(); ++reported_) {
             const PointResult& r = results[reported_];
             if (r.state == PointState::pending) break;
+            const std::optional<size_t> worker = sweep.workers().size() > 1 ? sweep.worker_of(reported_) : std::nullopt;
+            const std::string on = worker ? " (worker " + std::to_string(*worker + 1) + ")" : "";
             if (r.state == PointState::passed || r.state == PointState::wrong)
-                std::fprintf(stderr, "point %zu: %s: %s %.4f ms%s\n", reported_ + 1, r.label.c_str(), point_state_name(r.state), r.median_ms,
-                             r.from_cache ? " (cached)" : "");
+                std::fprintf(stderr, "point %zu: %s: %s %.4f ms%s%s\n", reported_ + 1, r.label.c_str(), point_state_name(r.state), r.median_ms,
+                             r.from_cache ? " (cached)" : "", on.c_str());
             else
-                std::fprintf(stderr, "point %zu: %s: %s: %s\n", reported_ + 1, r.label.c_str(), point_state_name(r.state), r.reason.c_str());
+                std::fprintf(stderr, "point %zu: %s: %s: %s%s\n", reported_ + 1, r.label.c_str(), point_state_name(r.state), r.reason.c_str(),
+                             on.c_str());
         }
+        show_notes(sweep);
+    }
+    // A worker that dropped out is news as it happens, on a terminal too.
+    void show_notes(const Sweep& sweep) {
+        for (; notes_ < sweep.notes().size(); ++notes_) std::fprintf(stderr, "%skplay-cli: %s\n", tty_ ? "\r\033[K" : "", sweep.notes()[notes_].c_str());
     }
     void done() {
         if (tty_) std::fprintf(stderr, "\r\033[K");
@@ -93,8 +108,50 @@ public:
 
 private:
     bool tty_, quiet_;
-    size_t reported_ = 0;
+    size_t reported_ = 0, notes_ = 0;
 };
+
+// The sweep's workers: those of one device group of a pool, or the one worker that answered the device
+// query (one start, not two). A failure is printed and its exit status returned.
+struct SweepWorkers {
+    WorkerPool pool;  // holds the Slurm jobs of the pool's workers until the sweep is over
+    std::vector<SweepWorker> workers;
+    DeviceQuery devices;
+    bool emulated_group = false;
+    int exit_code = 0;
+};
+
+SweepWorkers start_workers(const SweepOptionsCli& o, WorkerOptions worker) {
+    SweepWorkers started;
+    if (o.pool.specs.empty()) {
+        auto client = std::make_unique<WorkerClient>(worker);
+        const WorkerResult answer = client->wait(client->submit_devices());
+        if (!answer.ok()) {
+            std::cerr << "kplay-cli: " << answer.failure_message << "\n";
+            started.exit_code = kCudaError;
+            return started;
+        }
+        started.devices = answer.devices;
+        started.workers.push_back(SweepWorker{"local", std::move(client)});
+        return started;
+    }
+    started.pool = WorkerPool::start(parse_pool(o.pool.specs), pool_options(o.pool, worker));
+    for (const PoolFailure& failure : started.pool.failures())
+        std::cerr << "kplay-cli: pool member " << failure.member << " failed: " << failure.message << "\n";
+    SweepGroup group = take_sweep_group(started.pool, o.group, o.device == "cpu");
+    if (!group.failure.empty()) {
+        std::cerr << "kplay-cli: " << group.failure << "\n";
+        started.exit_code = group.exit_code;
+        return started;
+    }
+    if (!group.notice.empty()) std::cerr << "kplay-cli: " << group.notice << "\n";
+    std::cerr << "kplay-cli: " << group.workers.size() << " worker" << (group.workers.size() == 1 ? "" : "s")
+              << " sweep; the confirm round runs on worker 1\n";
+    started.workers = std::move(group.workers);
+    started.devices = std::move(group.devices);
+    started.emulated_group = group.emulated;
+    return started;
+}
 
 int apply_best(const Sweep& sweep) {
     const auto best = sweep.best();
@@ -151,6 +208,11 @@ std::function<int()> add_sweep_command(CLI::App& app) {
     command->add_flag("--apply", o->apply, "Write the best point into the file's kplay annotation (keeps FILE.orig once)");
     command->add_flag("--json", o->json, "Print JSON (schema in docs/CLI.md)");
     add_remote_options(command, o->remote);
+    add_pool_options(command, o->pool);
+    command->add_option("--group", o->group, "With --pool: the device group to sweep on, numbered as devices --pool shows (default: the first GPU group)")
+        ->check(CLI::Range(1, 1000));
+    command->add_option("--in-flight", o->in_flight, "Runs each worker holds at once: 1, or 2 to queue the next on the worker (docs/BENCHMARKS.md)")
+        ->check(CLI::Range(1, 2));
     return [o]() -> int {
         const std::string source = read_source_file(o->file);
         SweepOptions options;
@@ -160,18 +222,15 @@ std::function<int()> add_sweep_command(CLI::App& app) {
         options.confirm_top = o->confirm_top;
         options.confirm_rounds = o->confirm_rounds;
         options.use_cache = !o->no_cache;
+        options.runs_per_worker = o->in_flight;
         WorkerOptions worker = worker_options(o->remote);
         worker.run_timeout_s = o->timeout;
-        // The worker that answers the device query runs the sweep too: one start, not two.
-        auto client = std::make_unique<WorkerClient>(worker);
-        const WorkerResult answer = client->wait(client->submit_devices());
-        if (!answer.ok()) {
-            std::cerr << "kplay-cli: " << answer.failure_message << "\n";
-            return kCudaError;
-        }
-        const DeviceQuery& devices = answer.devices;
-        const bool emulate = o->device == "cpu";
-        const int ordinal = emulate || o->device.empty() ? 0 : parse_device_ordinal(o->device);
+        SweepWorkers started = start_workers(*o, worker);
+        if (started.exit_code != 0) return started.exit_code;
+        const DeviceQuery& devices = started.devices;
+        // A pool's emulated group runs on the emulated device whatever --device says: it has no GPU.
+        const bool emulate = o->device == "cpu" || started.emulated_group;
+        const int ordinal = emulate || o->device.empty() || !o->pool.specs.empty() ? 0 : parse_device_ordinal(o->device);
         if (!emulate && !o->device.empty() && (ordinal >= static_cast<int>(devices.devices.size()))) {
             std::cerr << "kplay-cli: no CUDA device " << ordinal << ": " << (devices.problem().empty() ? "the driver reports " + std::to_string(devices.devices.size()) : devices.problem()) << "\n";
             return kNoDevice;
@@ -182,7 +241,7 @@ std::function<int()> add_sweep_command(CLI::App& app) {
         base.repeat = o->repeat;
         base.flush_l2 = !o->no_flush;
         base.rotate_inputs = true;
-        Sweep sweep(std::move(target), base, options, std::move(client));
+        Sweep sweep(std::move(target), base, options, std::move(started.workers));
         std::signal(SIGINT, on_interrupt);
         Progress progress(false);
         while (!sweep.finished()) {

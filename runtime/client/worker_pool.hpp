@@ -48,6 +48,9 @@ public:
 
     const std::vector<PoolWorker>& workers() const { return workers_; }
     WorkerClient& client(size_t worker) { return *workers_.at(worker).client; }
+    // The worker's client, handed to its user (a sweep); the pool keeps its place, and still cancels the
+    // Slurm job behind it at the end. Null once taken.
+    std::unique_ptr<WorkerClient> take_client(size_t worker) { return std::move(workers_.at(worker).client); }
     // The groups' worker indices are into workers().
     const std::vector<DeviceGroup>& groups() const { return groups_; }
     const std::vector<PoolFailure>& failures() const { return failures_; }

@@ -40,7 +40,12 @@ bool private_folder(const fs::path& dir) {
 
 // The server's state shared by its connections' threads.
 struct Server {
-    std::mutex compiling;          // NVRTC's PCH is per process: one compile at a time
+    // One compile at a time, for two reasons that parallel NVRTC programs (thread-safe each) do not
+    // lift: NVRTC's automatic PCH is one per process, and the compile runs in the worker's folder by
+    // chdir, which is the whole process's. Workers of a pool compile in parallel all the same where it
+    // costs: the emulated device's host-compiler build runs in each worker, outside this server. Two
+    // servers compiling side by side were no faster than one in turn on 2 cores (docs/BENCHMARKS.md).
+    std::mutex compiling;
     std::atomic<int> open{0};      // connections being served
     std::atomic<int64_t> last{0};  // when the last connection closed (steady seconds)
 };

@@ -62,8 +62,22 @@ void parse_sweep_budget(const std::string& text, SweepOptions& options) {
 Sweep::Sweep(SweepTarget target, RunRequest base, SweepOptions options, WorkerOptions worker)
     : Sweep(std::move(target), std::move(base), std::move(options), std::make_unique<WorkerClient>(std::move(worker))) {}
 
+namespace {
+
+std::vector<SweepWorker> one_worker(std::unique_ptr<WorkerClient> worker) {
+    std::vector<SweepWorker> workers;
+    workers.push_back(SweepWorker{worker && worker->remote() ? "remote" : "local", std::move(worker)});
+    return workers;
+}
+
+}  // namespace
+
 Sweep::Sweep(SweepTarget target, RunRequest base, SweepOptions options, std::unique_ptr<WorkerClient> worker)
-    : target_(std::move(target)), base_(std::move(base)), options_(std::move(options)), client_(std::move(worker)) {
+    : Sweep(std::move(target), std::move(base), std::move(options), one_worker(std::move(worker))) {}
+
+Sweep::Sweep(SweepTarget target, RunRequest base, SweepOptions options, std::vector<SweepWorker> workers)
+    : target_(std::move(target)), base_(std::move(base)), options_(std::move(options)),
+      dispatch_(std::move(workers), options_.runs_per_worker) {
     const uint64_t size = target_.space.size();
     if (options_.strategy == SweepStrategy::exhaustive && size > kMaxExhaustivePoints)
         throw InputError("The sweep has " + std::to_string(size) + " points; an exhaustive sweep takes at most " +
@@ -94,7 +108,7 @@ Sweep::Sweep(SweepTarget target, RunRequest base, SweepOptions options, std::uni
 
 Sweep::~Sweep() = default;
 
-Sweep::Taken Sweep::take_next_point() {
+Sweep::Taken Sweep::take_next_point(size_t worker) {
     // Pruned and cached points need no run; a few hundred per call keep a frame of the window short
     // when thousands of them come in a row, and the next call goes on.
     constexpr int kPointsWithoutARunPerCall = 256;
@@ -130,13 +144,13 @@ Sweep::Taken Sweep::take_next_point() {
         }
         results_.push_back(std::move(result));
         requests_[results_.size() - 1] = point_request(base_, target_, *launch);
-        submit(results_.size() - 1, false);
+        submit(worker, results_.size() - 1, false);
         return Taken::submitted;
     }
     return Taken::none_left;
 }
 
-void Sweep::submit(size_t result_index, bool confirming) {
+void Sweep::submit(size_t worker, size_t result_index, bool confirming) {
     // A point measured in an earlier sweep (the cache) is confirmed without having run in this one.
     auto made = requests_.find(result_index);
     if (made == requests_.end()) made = requests_.emplace(result_index, point_request(base_, target_, results_[result_index].point)).first;
@@ -146,10 +160,16 @@ void Sweep::submit(size_t result_index, bool confirming) {
         request.repeat = base_.repeat * std::max(1, options_.confirm_repeat_factor);
         request.check_test_sizes = false;
     }
-    in_flight_ = client_->submit_run(request);
-    in_flight_result_ = result_index;
-    in_flight_confirming_ = confirming;
-    running_label_ = results_[result_index].label;
+    dispatch_.send(worker, result_index, confirming, request, results_[result_index].label);
+    if (!confirming) ran_on_[result_index] = worker;
+    update_running_label();
+}
+
+void Sweep::update_running_label() {
+    running_label_.clear();
+    for (const SweepWorkerStatus& worker : dispatch_.status())
+        if (!worker.running.empty()) running_label_ += (running_label_.empty() ? "" : "; ") + worker.running;
+    if (!running_label_.empty()) running_label_ += confirm_label_;
 }
 
 void Sweep::finish_measuring() {
@@ -163,6 +183,8 @@ void Sweep::finish_measuring() {
     for (int round = 1; round <= options_.confirm_rounds; ++round)
         for (const size_t index : confirm_set_) confirm_queue_.emplace_back(index, round);
     confirm_next_ = 0;
+    // One worker times the whole confirm round, so its rounds are comparable with one another.
+    confirm_worker_ = dispatch_.first_alive();
     phase_ = confirm_queue_.empty() ? SweepPhase::done : SweepPhase::confirming;
     running_label_.clear();
 }
@@ -180,23 +202,50 @@ void Sweep::finish_confirming() {
     running_label_.clear();
 }
 
-bool Sweep::handle(WorkerResult result) {
-    if (!in_flight_ || result.id != *in_flight_) return false;
-    in_flight_.reset();
-    ++runs_done_;
-    run_seconds_ += result.elapsed_ms / 1000;
-    ++timed_runs_;
+bool Sweep::worker_dropped(const DispatchedRun& done) {
+    // A worker that cannot be replaced costs no point while another of the group is up: its point runs
+    // again elsewhere (a confirm run on the next worker, which then times the rest of the round).
+    if (dispatch_.size() < 2) return false;
+    const bool first_news = !dispatch_.status()[done.worker].dropped;  // its second run in flight says it again
+    dispatch_.drop(done.worker, done.result.failure_message);
+    if (dispatch_.alive() == 0) return false;
+    const SweepWorkerStatus& worker = dispatch_.status()[done.worker];
+    if (first_news) notes_.push_back("worker " + std::to_string(done.worker + 1) + " (" + worker.name + ") dropped out after " +
+                     std::to_string(worker.points_run) + " points; its points go to the other " + std::to_string(dispatch_.alive()) +
+                     ": " + done.result.failure_message);
+    if (done.confirming) {
+        if (confirm_next_ > 0) --confirm_next_;
+        confirm_worker_ = dispatch_.first_alive();
+    } else {
+        retry_.push_back(done.result_index);
+        ran_on_.erase(done.result_index);
+    }
+    update_running_label();
+    return true;
+}
+
+bool Sweep::handle(DispatchedRun done) {
+    const WorkerResult& result = done.result;
     if (result.failure == WorkerFailure::gave_up || result.failure == WorkerFailure::start_failed) {
+        if (worker_dropped(done)) return true;
+        ++runs_done_;
         problem_ = result.failure_message;
-        results_[in_flight_result_].state = PointState::failed;
-        results_[in_flight_result_].reason = result.failure_message;
+        results_[done.result_index].state = PointState::failed;
+        results_[done.result_index].reason = result.failure_message;
+        // Nothing else can run: the runs still in flight are abandoned as a cancel abandons them.
+        for (const auto& [index, confirming] : dispatch_.stop_all())
+            if (!confirming) results_[index].reason = "not run: " + result.failure_message;
         phase_ = SweepPhase::done;
         running_label_.clear();
         return true;
     }
-    PointResult& point = results_[in_flight_result_];
+    ++runs_done_;
+    run_seconds_ += result.elapsed_ms / 1000;
+    ++timed_runs_;
+    update_running_label();
+    PointResult& point = results_[done.result_index];
     const PointResult measured = point_result_from(target_.space, point.point, result.run);
-    if (!in_flight_confirming_) {
+    if (!done.confirming) {
         point = measured;
         cache_.store(point);
         return true;
@@ -211,49 +260,86 @@ bool Sweep::handle(WorkerResult result) {
     return true;
 }
 
+void Sweep::take_finished(bool wait, bool& changed) {
+    // With `wait`, block for the first finished run only; then take whatever else is ready.
+    while (std::optional<DispatchedRun> done = dispatch_.take(wait && !changed)) {
+        changed |= handle(std::move(*done));
+        if (finished()) return;
+    }
+}
+
+void Sweep::submit_measuring(bool& changed) {
+    const size_t before = results_.size();
+    bool none_left = false;
+    while (const std::optional<size_t> worker = dispatch_.free_worker()) {
+        if (!retry_.empty()) {
+            const size_t index = retry_.front();
+            retry_.erase(retry_.begin());
+            submit(*worker, index, false);
+            continue;
+        }
+        const Taken taken = take_next_point(*worker);
+        if (taken == Taken::none_left) none_left = true;
+        if (taken != Taken::submitted) break;
+    }
+    if (!dispatch_.free_worker() && next_ >= order_.size()) none_left = true;
+    changed |= results_.size() != before;
+    // The confirm round waits for every point in flight: it ranks them all.
+    if (none_left && retry_.empty() && dispatch_.in_flight() == 0) {
+        finish_measuring();
+        changed = true;
+    }
+}
+
+void Sweep::submit_confirming(bool& changed) {
+    if (dispatch_.in_flight() > 0) return;
+    while (confirm_next_ < confirm_queue_.size() && !results_[confirm_queue_[confirm_next_].first].can_win()) ++confirm_next_;
+    if (confirm_next_ == confirm_queue_.size() || !confirm_worker_) {
+        confirm_label_.clear();
+        finish_confirming();
+    } else {
+        const auto [index, round] = confirm_queue_[confirm_next_++];
+        confirm_label_ = " (confirm round " + std::to_string(round) + "/" + std::to_string(options_.confirm_rounds) + ")";
+        submit(*confirm_worker_, index, true);
+    }
+    changed = true;
+}
+
 bool Sweep::update(bool wait) {
     if (finished()) return false;
     bool changed = false;
-    if (in_flight_) {
-        std::optional<WorkerResult> result = wait ? std::optional<WorkerResult>(client_->wait(*in_flight_)) : client_->poll();
-        if (result) changed |= handle(std::move(*result));
-        if (in_flight_ || finished()) return changed;
-    }
-    if (phase_ == SweepPhase::measuring) {
-        const size_t before = results_.size();
-        if (take_next_point() == Taken::none_left) finish_measuring();
-        changed |= results_.size() != before || phase_ != SweepPhase::measuring;
-    }
-    if (phase_ == SweepPhase::confirming && !in_flight_) {
-        while (confirm_next_ < confirm_queue_.size() && !results_[confirm_queue_[confirm_next_].first].can_win()) ++confirm_next_;
-        if (confirm_next_ == confirm_queue_.size()) {
-            finish_confirming();
-        } else {
-            const auto [index, round] = confirm_queue_[confirm_next_++];
-            submit(index, true);
-            running_label_ += " (confirm round " + std::to_string(round) + "/" + std::to_string(options_.confirm_rounds) + ")";
-        }
-        changed = true;
-    }
+    take_finished(wait, changed);
+    if (finished()) return changed;
+    if (phase_ == SweepPhase::measuring) submit_measuring(changed);
+    if (phase_ == SweepPhase::confirming) submit_confirming(changed);
     return changed;
 }
 
+pid_t Sweep::worker_pid(size_t worker) const {
+    const WorkerClient* client = worker < dispatch_.size() ? dispatch_.client(worker) : nullptr;
+    return client ? client->worker_pid() : 0;
+}
+
+std::optional<size_t> Sweep::worker_of(size_t result_index) const {
+    const auto found = ran_on_.find(result_index);
+    if (found == ran_on_.end()) return std::nullopt;
+    return found->second;
+}
+
 std::unique_ptr<WorkerClient> Sweep::release_worker() {
-    if (!finished() || in_flight_) return nullptr;
-    return std::move(client_);
+    const std::optional<size_t> worker = dispatch_.first_alive();
+    if (!finished() || dispatch_.in_flight() > 0 || !worker) return nullptr;
+    return dispatch_.release(*worker);
 }
 
 void Sweep::cancel() {
     if (finished()) return;
-    client_.reset();  // stops the worker and the run in it
-    if (in_flight_) {
-        PointResult& point = results_[in_flight_result_];
-        if (!in_flight_confirming_) {
-            point.state = PointState::pending;
-            point.reason = "cancelled before it finished";
-        }
-        in_flight_.reset();
+    for (const auto& [index, confirming] : dispatch_.stop_all()) {  // stops every worker and the runs in them
+        if (confirming) continue;
+        results_[index].state = PointState::pending;
+        results_[index].reason = "cancelled before it finished";
     }
+    confirm_label_.clear();
     phase_ = SweepPhase::cancelled;
     running_label_.clear();
 }
@@ -286,14 +372,14 @@ int Sweep::from_cache() const {
 
 int Sweep::runs_expected() const {
     if (phase_ == SweepPhase::done || phase_ == SweepPhase::cancelled) return runs_done_;
-    if (phase_ == SweepPhase::confirming) return runs_done_ + static_cast<int>(confirm_queue_.size() - confirm_next_) + (in_flight_ ? 1 : 0);
+    if (phase_ == SweepPhase::confirming) return runs_done_ + static_cast<int>(confirm_queue_.size() - confirm_next_) + static_cast<int>(dispatch_.in_flight());
     // Still measuring: the points left, at the share that has needed a run so far, then the confirm round.
     const size_t taken = results_.size();
     const size_t ran = taken - static_cast<size_t>(pruned()) - static_cast<size_t>(from_cache());
     const double share = taken ? static_cast<double>(ran) / static_cast<double>(taken) : 1.0;
     uint64_t left = order_.size() - next_;
     if (options_.budget_points) left = std::min<uint64_t>(left, options_.budget_points - std::min(options_.budget_points, runs_started_measuring_));
-    const int in_flight = in_flight_ ? 1 : 0;
+    const int in_flight = static_cast<int>(dispatch_.in_flight());
     const int confirm = options_.confirm_top * options_.confirm_rounds;
     return runs_done_ + in_flight + static_cast<int>(static_cast<double>(left) * share + 0.5) + confirm;
 }
@@ -307,7 +393,9 @@ double Sweep::fraction_done() const {
 std::optional<double> Sweep::eta_seconds() const {
     if (finished()) return 0.0;
     if (timed_runs_ == 0) return std::nullopt;
-    double left = (run_seconds_ / timed_runs_) * std::max(0, runs_expected() - runs_done_);
+    // Runs overlap on several workers: the time left is shared among those still up.
+    double left = (run_seconds_ / timed_runs_) * std::max(0, runs_expected() - runs_done_) /
+                  static_cast<double>(std::max<size_t>(1, phase_ == SweepPhase::confirming ? 1 : dispatch_.alive()));
     if (options_.budget_seconds > 0) left = std::min(left, std::max(0.0, options_.budget_seconds - elapsed_seconds()));
     return left;
 }

@@ -1,11 +1,13 @@
-// A sweep in progress: every point pruned, checked or timed in turn on a worker of its own, then a
-// confirm round that re-times the fastest correct points, interleaved, to pick a winner timing noise
+// A sweep in progress: every point pruned, checked or timed on a worker of its own (or on the workers
+// of one device group of a pool, each holding a point or two: point_dispatch.hpp), then a confirm round
+// on one worker that re-times the fastest correct points, interleaved, to pick a winner timing noise
 // did not choose.
 //
 // A point runs as any run does (compiled through the compile cache, checked at the task's test sizes
 // and a second seed, timed at the sweep's size), so a point that is wrong anywhere can never win. The
 // state machine never blocks unless asked (the window calls update() once per frame, kplay-cli waits),
-// and a fault or hang in one point costs that point only: the supervised worker is replaced.
+// and a fault or hang in one point costs that point only: the supervised worker is replaced. A worker that
+// cannot be replaced (its client gave up: the host dropped out) has its points sent to the others.
 #pragma once
 
 #include <chrono>
@@ -17,6 +19,7 @@
 #include <vector>
 
 #include "client/worker_client.hpp"
+#include "sweep/point_dispatch.hpp"
 #include "sweep/point_result.hpp"
 #include "sweep/sweep_cache.hpp"
 #include "sweep/sweep_target.hpp"
@@ -36,6 +39,7 @@ struct SweepOptions {
     int confirm_rounds = 3;      // each re-timed this many times, interleaved: A B C A B C ...
     int confirm_repeat_factor = 3;  // with this many times the sweep's repeats
     double noisy_spread = 0.05;     // a confirmed point whose rounds spread more than this is flagged
+    int runs_per_worker = 1;        // runs each worker holds at once (docs/BENCHMARKS.md: 2 gains nothing measurable)
     bool use_cache = true;
     std::filesystem::path cache_dir;  // empty: the user's cache folder
 };
@@ -58,6 +62,8 @@ public:
     // On a worker that is already running (the one that answered the device query, or the last sweep's,
     // whose caches of compiles, inputs and references are still warm).
     Sweep(SweepTarget target, RunRequest base, SweepOptions options, std::unique_ptr<WorkerClient> worker);
+    // On several running workers of one device group (never of two: their times are not comparable).
+    Sweep(SweepTarget target, RunRequest base, SweepOptions options, std::vector<SweepWorker> workers);
     ~Sweep();
     Sweep(const Sweep&) = delete;
     Sweep& operator=(const Sweep&) = delete;
@@ -65,7 +71,7 @@ public:
     // Submits the next run and takes in the finished one; with `wait`, blocks until one finishes.
     // Returns true when something changed.
     bool update(bool wait = false);
-    // Stops now: the run in flight is abandoned (its worker is stopped) and the points so far stay.
+    // Stops now: the runs in flight are abandoned (every worker is stopped) and the points so far stay.
     void cancel();
 
     SweepPhase phase() const { return phase_; }
@@ -93,23 +99,35 @@ public:
     // Why the sweep stopped early (the worker could not be started, gave up); empty otherwise.
     const std::string& problem() const { return problem_; }
     const std::filesystem::path& cache_file() const { return cache_.file(); }
-    pid_t worker_pid() const { return client_ ? client_->worker_pid() : 0; }  // 0 once stopped
-    // The worker, handed on once the sweep is finished (null after a cancel, which stopped it).
+    pid_t worker_pid(size_t worker = 0) const;  // 0 once stopped
+    // Each worker: its name, the points it ran, whether it dropped out, what it runs now.
+    const std::vector<SweepWorkerStatus>& workers() const { return dispatch_.status(); }
+    // The worker of each point that ran in this sweep, by its index in results() (absent: pruned, cached).
+    std::optional<size_t> worker_of(size_t result_index) const;
+    // What the user should know of the workers: "worker 2 (ssh:box) dropped out after 7 points; ...".
+    const std::vector<std::string>& notes() const { return notes_; }
+    // The worker, handed on once the sweep is finished (null after a cancel, which stopped it); with
+    // several, the first that is still up.
     std::unique_ptr<WorkerClient> release_worker();
 
 private:
     using Clock = std::chrono::steady_clock;
     enum class Taken { submitted, paused, none_left };  // a run went out; more points next call; no more
-    Taken take_next_point();
-    void submit(size_t result_index, bool confirming);
+    Taken take_next_point(size_t worker);
+    void submit(size_t worker, size_t result_index, bool confirming);
+    void take_finished(bool wait, bool& changed);
+    void submit_measuring(bool& changed);
+    void submit_confirming(bool& changed);
+    bool worker_dropped(const DispatchedRun& done);
+    void update_running_label();
     void finish_measuring();
     void finish_confirming();
-    bool handle(WorkerResult result);
+    bool handle(DispatchedRun done);
 
     SweepTarget target_;
     RunRequest base_;
     SweepOptions options_;
-    std::unique_ptr<WorkerClient> client_;
+    PointDispatch dispatch_;
     SweepCache cache_;
     SweepPhase phase_ = SweepPhase::measuring;
     std::vector<PointResult> results_;
@@ -117,9 +135,11 @@ private:
     std::vector<uint64_t> order_;  // point indices still to take up
     size_t next_ = 0;
     uint64_t runs_started_measuring_ = 0;
-    std::optional<uint64_t> in_flight_;
-    size_t in_flight_result_ = 0;
-    bool in_flight_confirming_ = false;
+    std::vector<size_t> retry_;            // points whose worker dropped out, to run on another
+    std::map<size_t, size_t> ran_on_;      // result index -> the worker that ran it
+    std::optional<size_t> confirm_worker_; // the one worker of the confirm round
+    std::string confirm_label_;            // " (confirm round 2/3)" while one is in flight
+    std::vector<std::string> notes_;
     std::vector<size_t> confirm_set_;
     std::vector<std::pair<size_t, int>> confirm_queue_;  // (result index, round)
     size_t confirm_next_ = 0;

@@ -157,16 +157,42 @@ std::string format_sweep_table(const Sweep& sweep) {
                       sweep.base().warmup, sweep.base().repeat);
         out += line;
     }
+    out += workers_summary(sweep);
     if (sweep.phase() == SweepPhase::cancelled) out += "cancelled: the points above are those finished before\n";
     if (!sweep.problem().empty()) out += "stopped: " + sweep.problem() + "\n";
     out += best_summary(sweep) + "\n";
     return out;
 }
 
+std::string workers_summary(const Sweep& sweep) {
+    const std::vector<SweepWorkerStatus>& workers = sweep.workers();
+    if (workers.size() < 2) return "";  // one worker ran everything: nothing to tell apart
+    std::string out = "workers (" + std::to_string(workers.size()) + "; the confirm round on one):\n";
+    for (size_t i = 0; i < workers.size(); ++i) {
+        const SweepWorkerStatus& worker = workers[i];
+        out += "  worker " + std::to_string(i + 1) + " (" + worker.name + "): " + std::to_string(worker.points_run) + " points, " +
+               std::to_string(worker.confirm_runs) + " confirm runs" + (worker.dropped ? "; dropped out: " + worker.dropped_reason : "") + "\n";
+    }
+    for (const std::string& note : sweep.notes()) out += "  " + note + "\n";
+    return out;
+}
+
 nlohmann::json sweep_json(const Sweep& sweep) {
     const SweepTarget& target = sweep.target();
     nlohmann::json points = nlohmann::json::array();
-    for (const size_t i : display_order(sweep.results())) points.push_back(to_json(sweep.results()[i]));
+    for (const size_t i : display_order(sweep.results())) {
+        nlohmann::json point = to_json(sweep.results()[i]);
+        const std::optional<size_t> worker = sweep.worker_of(i);
+        point["worker"] = worker ? nlohmann::json(*worker + 1) : nlohmann::json(nullptr);  // numbered as in "workers"
+        points.push_back(std::move(point));
+    }
+    nlohmann::json workers = nlohmann::json::array();
+    for (const SweepWorkerStatus& worker : sweep.workers())
+        workers.push_back({{"name", worker.name},
+                           {"points", worker.points_run},
+                           {"confirm_runs", worker.confirm_runs},
+                           {"dropped", worker.dropped},
+                           {"dropped_reason", worker.dropped_reason}});
     nlohmann::json params = nlohmann::json::array();
     for (const SweepParam& param : target.space.params)
         params.push_back({{"name", param.name}, {"kind", sweep_param_kind_name(param.kind)}, {"values", param.values}});
@@ -192,6 +218,8 @@ nlohmann::json sweep_json(const Sweep& sweep) {
             {"confirm_changed_winner", best && before && *best != *before},
             {"cancelled", sweep.phase() == SweepPhase::cancelled},
             {"problem", sweep.problem()},
+            {"workers", workers},
+            {"worker_notes", sweep.notes()},
             {"cache_file", sweep.cache_file().string()}};
 }
 

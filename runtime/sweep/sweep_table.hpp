@@ -19,6 +19,8 @@ std::vector<size_t> display_order(const std::vector<PointResult>& results);
 // "5.1234 ms" style figures in fixed columns; the same results always give the same layout.
 std::string format_sweep_table(const Sweep& sweep);
 nlohmann::json sweep_json(const Sweep& sweep);
+// With several workers, the points each ran and any that dropped out, as lines; "" with one.
+std::string workers_summary(const Sweep& sweep);
 
 // One line on the winner: "best: tw=32 block_x=32: 5.12 ms ..., the confirm round kept it" (or why
 // there is none).
