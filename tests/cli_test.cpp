@@ -323,63 +323,65 @@ TEST(CliSweep, BadParametersAndAnAllPrunedSpaceSaySo) {
     EXPECT_NE(budget.output.find("The budget is a number of points (40) or seconds (90s), not 'soon'."), std::string::npos) << budget.output;
 }
 
-TEST(CliSweep, CtrlCCancelsAtOncePrintsWhatFinishedAndExits130) {
+namespace {
+
+// kplay-cli sweep over matmul 02's tw=8,16,32 (plus `extra` arguments), sent Ctrl+C after `after`: how
+// long it took to exit, its exit status and what it printed.
+struct Interrupted {
+    double exit_s = 0;
+    int status = 0;
+    std::string output;
+};
+
+Interrupted interrupt_sweep(const std::vector<std::string>& extra, std::chrono::milliseconds after) {
     kplay::test::TempDir cache;
     const std::string out = (cache.path() / "out.txt").string(), file = kernel("matmul/02_tiled_dynamic_smem.cu");
     const std::string cli = kplay::test::cli_path().string(), xdg = "XDG_CACHE_HOME=" + cache.path().string();
     const std::string path = std::string("PATH=") + (std::getenv("PATH") ? std::getenv("PATH") : "/usr/bin:/bin");
+    std::vector<std::string> args{cli, "sweep", file, "--param", "tw=8,16,32", "--size", "256"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    std::vector<char*> argv;
+    for (std::string& arg : args) argv.push_back(arg.data());
+    argv.push_back(nullptr);
+    Interrupted result;
     const pid_t pid = fork();
-    ASSERT_GE(pid, 0);
+    if (pid < 0) return result;
     if (pid == 0) {
         const int fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
         dup2(fd, 1);
         dup2(fd, 2);
         char* env[] = {const_cast<char*>("KPLAY_CUDA_DRIVER=/nonexistent/libcuda.so.1"), const_cast<char*>(xdg.c_str()),
                        const_cast<char*>(path.c_str()), nullptr};
-        execle(cli.c_str(), cli.c_str(), "sweep", file.c_str(), "--param", "tw=8,16,32", "--size", "256", static_cast<char*>(nullptr), env);
+        execve(cli.c_str(), argv.data(), env);
         _exit(127);
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // the first point is under way
+    std::this_thread::sleep_for(after);
     const auto sent = std::chrono::steady_clock::now();
-    ASSERT_EQ(kill(pid, SIGINT), 0);
-    int status = 0;
-    for (int i = 0; i < 100 && waitpid(pid, &status, WNOHANG) == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count(), 3.0);
-    ASSERT_TRUE(WIFEXITED(status));
-    EXPECT_EQ(WEXITSTATUS(status), 130);
-    const std::string output = kplay::test::read_file(out);
-    EXPECT_NE(output.find("cancelled: the points above are those finished before"), std::string::npos) << output;
+    kill(pid, SIGINT);
+    for (int i = 0; i < 100 && waitpid(pid, &result.status, WNOHANG) == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    result.exit_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
+    result.output = kplay::test::read_file(out);
+    return result;
+}
+
+}  // namespace
+
+TEST(CliSweep, CtrlCCancelsAtOncePrintsWhatFinishedAndExits130) {
+    const Interrupted sweep = interrupt_sweep({}, std::chrono::milliseconds(1500));  // the first point is under way
+    EXPECT_LT(sweep.exit_s, 3.0);
+    ASSERT_TRUE(WIFEXITED(sweep.status));
+    EXPECT_EQ(WEXITSTATUS(sweep.status), 130);
+    EXPECT_NE(sweep.output.find("cancelled: the points above are those finished before"), std::string::npos) << sweep.output;
 }
 
 // Ctrl+C in a sweep over a pool stops both workers at once and prints the points finished before.
 TEST(CliSweep, CtrlCInASweepOverAPoolStopsEveryWorker) {
-    kplay::test::TempDir cache;
-    const std::string out = (cache.path() / "out.txt").string(), file = kernel("matmul/02_tiled_dynamic_smem.cu");
-    const std::string cli = kplay::test::cli_path().string(), xdg = "XDG_CACHE_HOME=" + cache.path().string();
-    const std::string path = std::string("PATH=") + (std::getenv("PATH") ? std::getenv("PATH") : "/usr/bin:/bin");
-    const pid_t pid = fork();
-    ASSERT_GE(pid, 0);
-    if (pid == 0) {
-        const int fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(fd, 1);
-        dup2(fd, 2);
-        char* env[] = {const_cast<char*>("KPLAY_CUDA_DRIVER=/nonexistent/libcuda.so.1"), const_cast<char*>(xdg.c_str()),
-                       const_cast<char*>(path.c_str()), nullptr};
-        execle(cli.c_str(), cli.c_str(), "sweep", file.c_str(), "--param", "tw=8,16,32", "--size", "256", "--pool", "local:2",
-               static_cast<char*>(nullptr), env);
-        _exit(127);
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2000));  // both workers hold a point
-    const auto sent = std::chrono::steady_clock::now();
-    ASSERT_EQ(kill(pid, SIGINT), 0);
-    int status = 0;
-    for (int i = 0; i < 100 && waitpid(pid, &status, WNOHANG) == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count(), 3.0);
-    ASSERT_TRUE(WIFEXITED(status));
-    EXPECT_EQ(WEXITSTATUS(status), 130);
-    const std::string output = kplay::test::read_file(out);
-    EXPECT_NE(output.find("cancelled: the points above are those finished before"), std::string::npos) << output;
-    EXPECT_NE(output.find("  worker 2 (local): "), std::string::npos) << output;
+    const Interrupted sweep = interrupt_sweep({"--pool", "local:2"}, std::chrono::milliseconds(2000));  // both workers hold a point
+    EXPECT_LT(sweep.exit_s, 3.0);
+    ASSERT_TRUE(WIFEXITED(sweep.status));
+    EXPECT_EQ(WEXITSTATUS(sweep.status), 130);
+    EXPECT_NE(sweep.output.find("cancelled: the points above are those finished before"), std::string::npos) << sweep.output;
+    EXPECT_NE(sweep.output.find("  worker 2 (local): "), std::string::npos) << sweep.output;
 }
 
 // A sweep over a pool: a member that never comes up is a line and the sweep runs on the others; a group
