@@ -1,29 +1,16 @@
 // Keeping and finding a run's device buffers.
 #include "device/resident_buffers.hpp"
 
-#include <algorithm>
-
 namespace kplay {
 
 std::vector<std::unique_ptr<DeviceBuffers>> ResidentBuffers::take(const std::string& key) {
-    const auto found = std::find_if(entries_.begin(), entries_.end(), [&](const Entry& entry) { return entry.key == key; });
-    if (found == entries_.end()) return {};
-    std::vector<std::unique_ptr<DeviceBuffers>> sets = std::move(found->sets);
-    entries_.erase(found);
-    return sets;
+    auto sets = entries_.take(key);
+    return sets ? std::move(*sets) : std::vector<std::unique_ptr<DeviceBuffers>>();
 }
 
 void ResidentBuffers::keep(const std::string& key, std::vector<std::unique_ptr<DeviceBuffers>> sets, size_t bytes) {
-    if (key.empty() || bytes > budget_) return;
-    take(key);  // an older entry of the same key goes
-    entries_.push_front({key, std::move(sets), bytes});
-    while (this->bytes() > budget_) entries_.pop_back();
-}
-
-size_t ResidentBuffers::bytes() const {
-    size_t total = 0;
-    for (const Entry& entry : entries_) total += entry.bytes;
-    return total;
+    if (key.empty() || bytes > budget_) return;  // larger than the whole budget: let go at once
+    entries_.put(key, std::move(sets), bytes);
 }
 
 }  // namespace kplay

@@ -4,18 +4,19 @@
 #pragma once
 
 #include <cstddef>
-#include <list>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "base/recent_entries.hpp"
 #include "device/device.hpp"
 
 namespace kplay {
 
 class ResidentBuffers {
 public:
-    explicit ResidentBuffers(size_t byte_budget) : budget_(byte_budget) {}
+    explicit ResidentBuffers(size_t byte_budget) : budget_(byte_budget), entries_(SIZE_MAX, byte_budget) {}
     ResidentBuffers(const ResidentBuffers&) = delete;
     ResidentBuffers& operator=(const ResidentBuffers&) = delete;
 
@@ -24,16 +25,11 @@ public:
     // Keeps `sets` (`bytes` in all) under `key`; sets over the whole budget are let go at once.
     void keep(const std::string& key, std::vector<std::unique_ptr<DeviceBuffers>> sets, size_t bytes);
     void clear() { entries_.clear(); }
-    size_t bytes() const;
+    size_t bytes() const { return entries_.bytes(); }
 
 private:
-    struct Entry {
-        std::string key;
-        std::vector<std::unique_ptr<DeviceBuffers>> sets;
-        size_t bytes = 0;
-    };
     size_t budget_;
-    std::list<Entry> entries_;  // most recently kept first
+    RecentEntries<std::vector<std::unique_ptr<DeviceBuffers>>> entries_;
 };
 
 }  // namespace kplay

@@ -7,12 +7,13 @@
 #pragma once
 
 #include <chrono>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <utility>
+
+#include "base/recent_entries.hpp"
 
 namespace kplay {
 
@@ -21,7 +22,7 @@ class ReferenceCache {
 public:
     // `bytes_of` says how much memory a reference holds.
     ReferenceCache(size_t max_entries, size_t max_bytes, std::function<size_t(const Reference&)> bytes_of)
-        : max_entries_(max_entries), max_bytes_(max_bytes), bytes_of_(std::move(bytes_of)) {}
+        : entries_(max_entries, max_bytes), bytes_of_(std::move(bytes_of)) {}
 
     struct Lookup {
         std::shared_ptr<const Reference> reference;
@@ -33,40 +34,20 @@ public:
     Lookup get(const std::string& identity, const std::function<Reference()>& compute) {
         {
             std::lock_guard lock(mutex_);
-            for (auto entry = entries_.begin(); entry != entries_.end(); ++entry)
-                if (entry->key == identity) {
-                    Entry used = *entry;  // to the front: the least recently used go first
-                    entries_.erase(entry);
-                    entries_.push_front(used);
-                    return {used.reference, 0, true};
-                }
+            if (const auto* found = entries_.find(identity)) return {*found, 0, true};
         }
         const auto start = std::chrono::steady_clock::now();
         auto reference = std::make_shared<const Reference>(compute());
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         std::lock_guard lock(mutex_);
-        entries_.push_front({identity, reference, bytes_of_(*reference)});
-        size_t total = 0;
-        for (size_t i = 0; i < entries_.size(); ++i) {
-            total += entries_[i].bytes;
-            if (i > 0 && (i >= max_entries_ || total > max_bytes_)) {
-                entries_.resize(i);
-                break;
-            }
-        }
+        entries_.put(identity, reference, bytes_of_(*reference));
         return {reference, ms, false};
     }
 
 private:
-    struct Entry {
-        std::string key;
-        std::shared_ptr<const Reference> reference;
-        size_t bytes = 0;
-    };
-    size_t max_entries_, max_bytes_;
+    RecentEntries<std::shared_ptr<const Reference>> entries_;
     std::function<size_t(const Reference&)> bytes_of_;
     std::mutex mutex_;
-    std::deque<Entry> entries_;  // most recently used first
 };
 
 }  // namespace kplay

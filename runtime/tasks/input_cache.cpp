@@ -15,9 +15,6 @@ namespace kplay {
 
 namespace {
 
-constexpr size_t kMaxEntries = 8;
-constexpr size_t kMaxBytes = 1ull << 30;
-
 size_t bytes_of(const TaskData& data) {
     size_t bytes = 0;
     for (const auto& buffer : data.buffers) bytes += buffer.data.size();
@@ -54,12 +51,8 @@ TaskData InputCache::get(const TaskSpec& task, const InputRequest& request, bool
     }
     const std::string key = declaration_key(task) + "|" + (image_file ? file_stamp(request.image_path) : "") + "|" + size_text + "|" +
                             (cpu ? "cpu" : "gpu") + "|" + std::to_string(request.seed);
-    for (auto entry = entries_.begin(); entry != entries_.end(); ++entry)
-        if (entry->first == key) {
-            // To the front: a save's further sizes must not push out the main size the next save needs.
-            std::rotate(entries_.begin(), entry, entry + 1);
-            return *entries_.front().second;
-        }
+    // Found, it becomes the most recent: a save's further sizes must not push out the main size the next save needs.
+    if (const auto* found = entries_.find(key)) return **found;
 
     PlanarImage image;
     std::string description;
@@ -86,15 +79,7 @@ TaskData InputCache::get(const TaskSpec& task, const InputRequest& request, bool
     }
     auto data = std::make_shared<const TaskData>(
         make_task_inputs(task, sizes, request.seed, task.has_image_input() ? &image : nullptr, description));
-    entries_.insert(entries_.begin(), {key, data});
-    size_t total = 0;
-    for (size_t i = 0; i < entries_.size(); ++i) {
-        total += bytes_of(*entries_[i].second);
-        if (i > 0 && (i >= kMaxEntries || total > kMaxBytes)) {
-            entries_.resize(i);
-            break;
-        }
-    }
+    entries_.put(key, data, bytes_of(*data));
     return *data;
 }
 

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/recent_entries.hpp"
 #include "values/run_request.hpp"
 #include "kernel_file/task_spec.hpp"
 #include "tasks/task_data.hpp"
@@ -23,7 +24,7 @@ public:
     TaskData get(const TaskSpec& task, const InputRequest& request, bool cpu, bool bench);
 
 private:
-    std::vector<std::pair<std::string, std::shared_ptr<const TaskData>>> entries_;  // newest first
+    RecentEntries<std::shared_ptr<const TaskData>> entries_{8, size_t{1} << 30};  // 8 sets, 1 GiB
 };
 
 }  // namespace kplay
