@@ -104,8 +104,8 @@ private:
 
 TaskData two_buffers() {
     TaskData data;
-    HostBuffer in{"in", ElementType::u8, BufferRole::in, 1000, {1000}, std::vector<unsigned char>(1000, 7)};
-    HostBuffer out{"out", ElementType::u8, BufferRole::out, 1000, {1000}, {}};
+    HostBuffer in{{"in", ElementType::u8, BufferRole::in, 1000, {1000}}, std::vector<unsigned char>(1000, 7)};
+    HostBuffer out{{"out", ElementType::u8, BufferRole::out, 1000, {1000}}, {}};
     data.buffers = {in, out};
     data.identity = "inputs of two_buffers";
     return data;

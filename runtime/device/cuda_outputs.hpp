@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "cuda/check_kernel.hpp"
@@ -21,7 +22,8 @@ public:
     std::vector<unsigned char> first_launch(size_t index) override;
 
 private:
-    // The kernels' parameters for buffer `index`, the reference (and bound) uploaded once per buffer.
+    // The kernels' parameters for buffer `index`, made with the reference's (and bound's) upload, once per
+    // buffer and run: the tally and the view of one output share them.
     CheckKernelParams params(size_t index, const BufferCheckInput& input);
 
     const Stream& stream_;
@@ -30,7 +32,10 @@ private:
     std::vector<bool> kept_first_;
     struct Reference {
         const void* host = nullptr;  // the expected outputs it was uploaded from (alive for the run)
+        const void* spec = nullptr;  // and the buffer's spec, whose rule the params carry
         DeviceBuffer expected, bound;
+        CheckKernelParams params;
+        std::optional<double> largest;  // the largest |reference|, found at the first tally
     };
     std::map<size_t, Reference> references_;
 };

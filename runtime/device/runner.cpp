@@ -117,19 +117,6 @@ void keep_sets(ResidentBuffers* resident, const std::string& key, std::vector<Bu
     resident->keep(key, std::move(buffers), bytes);
 }
 
-HostBuffer without_bytes(const HostBuffer& buffer) {
-    HostBuffer copy;
-    copy.name = buffer.name;
-    copy.type = buffer.type;
-    copy.role = buffer.role;
-    copy.count = buffer.count;
-    copy.shape = buffer.shape;
-    copy.poison = buffer.poison;
-    copy.prefilled = buffer.prefilled;
-    copy.constant = buffer.constant;
-    return copy;
-}
-
 void keep_messages(const LaunchOutcome& outcome, RunnerResult& result) {
     result.printf_lines = outcome.printf_lines;
     result.printf_dropped = outcome.printf_dropped;
@@ -215,12 +202,12 @@ RunnerResult run_launches(Device& device, const std::vector<PlannedLaunch>& sequ
             HostBuffer& buffer = data.buffers[i];
             if (buffer.is_output() && result.on_device) result.on_device->keep(i, launch_index, *set.buffers);
             if (buffer.is_output() && launch_index == 0 && result.on_device) {
-                result.first[i] = without_bytes(buffer);  // checked where it lies
+                result.first[i] = buffer.described();  // checked where it lies
             } else if (buffer.is_output()) {
                 std::vector<unsigned char> bytes(buffer.bytes());
                 set.buffers->read(i, bytes.data(), bytes.size());
                 if (launch_index == 0) {
-                    result.first[i] = without_bytes(buffer);
+                    result.first[i] = buffer.described();
                     result.first[i].data = std::move(bytes);
                 } else {
                     buffer.data = std::move(bytes);

@@ -14,15 +14,14 @@
 
 namespace kplay {
 
-// One buffer of the task, on the host.
-struct HostBuffer {
+// Everything about a buffer but its bytes: what a result carries for an output checked where it lies
+// (on the GPU), and what HostBuffer::described() keeps, so a field added here is never dropped by a copy.
+struct BufferDescription {
     std::string name;
     ElementType type = ElementType::u8;
     BufferRole role = BufferRole::in;
     size_t count = 0;            // elements
     std::vector<int64_t> shape;  // {rows, cols} for a 2D buffer, {count} for a 1D one
-    // Inputs and inout buffers: their content as made. Outputs: filled with what the kernel wrote.
-    std::vector<unsigned char> data;
     // Two fill patterns (32-bit words repeated over the buffer), written before alternate launches, so
     // an unwritten element is caught even when its right value happens to equal one of them. For
     // floating-point types both are NaNs of the type's width.
@@ -32,6 +31,18 @@ struct HostBuffer {
     size_t bytes() const { return count * element_size(type); }
     bool is_output() const { return role == BufferRole::out || role == BufferRole::inout; }
     bool is_input() const { return role == BufferRole::in || role == BufferRole::inout; }
+};
+
+// One buffer of the task, on the host.
+struct HostBuffer : BufferDescription {
+    // Inputs and inout buffers: their content as made. Outputs: filled with what the kernel wrote.
+    std::vector<unsigned char> data;
+    // This buffer without its bytes.
+    HostBuffer described() const {
+        HostBuffer copy;
+        static_cast<BufferDescription&>(copy) = *this;
+        return copy;
+    }
 };
 
 // The poison words for an element type (two distinct NaNs for floats, distinct bytes for integers).
