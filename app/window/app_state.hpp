@@ -112,6 +112,12 @@ struct AppState {
     std::string printf_filter;  // substring the printf panel's lines must contain
     FrameStats frames;
     FrameStats update_frames;  // of those, the frames that took in a save or an answer (uploads, a new layout)
+    // An update frame's parts: taking the answer in (reading, decoding, the session's bookkeeping), building
+    // and drawing the UI (texture uploads, the views' shader passes), and the buffer swap (a software GL
+    // rasterises there).
+    struct FrameParts {
+        FrameStats take_in, draw, swap;
+    } update_parts;
     std::optional<double> launch_to_result_ms;  // from the process's start to the first result on screen (cold start)
     int frames_while_busy = 0;  // drawn while a run was in flight: the UI thread never waits on the worker
     std::vector<KernelEntry> kernels;

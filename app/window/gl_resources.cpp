@@ -17,15 +17,19 @@ GlTexture& GlTexture::operator=(GlTexture&& other) noexcept {
         id_ = std::exchange(other.id_, 0);
         w_ = other.w_;
         h_ = other.h_;
+        internal_format_ = other.internal_format_;
     }
     return *this;
 }
 
 void GlTexture::upload(int width, int height, GLenum internal_format, GLenum format, GLenum type, const void* pixels) {
+    const bool same = id_ && width == w_ && height == h_ && internal_format == internal_format_;
     if (!id_) glGenTextures(1, &id_);
     glBindTexture(GL_TEXTURE_2D, id_);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    glTexImage2D(GL_TEXTURE_2D, 0, static_cast<GLint>(internal_format), width, height, 0, format, type, pixels);
+    if (same) glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width, height, format, type, pixels);
+    else glTexImage2D(GL_TEXTURE_2D, 0, static_cast<GLint>(internal_format), width, height, 0, format, type, pixels);
+    internal_format_ = internal_format;
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, type == GL_FLOAT ? GL_NEAREST : GL_LINEAR);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);

@@ -15,13 +15,15 @@ class GlTexture {
 public:
     GlTexture() = default;
     ~GlTexture();
-    GlTexture(GlTexture&& other) noexcept : id_(std::exchange(other.id_, 0)), w_(other.w_), h_(other.h_) {}
+    GlTexture(GlTexture&& other) noexcept
+        : id_(std::exchange(other.id_, 0)), w_(other.w_), h_(other.h_), internal_format_(other.internal_format_) {}
     GlTexture& operator=(GlTexture&& other) noexcept;
     GlTexture(const GlTexture&) = delete;
     GlTexture& operator=(const GlTexture&) = delete;
 
     // Uploads pixels; `format` GL_RGB / GL_RED, `type` GL_UNSIGNED_BYTE / GL_FLOAT. Magnified pixels stay
-    // sharp (nearest); minified ones are averaged.
+    // sharp (nearest); minified ones are averaged. Pixels of the size and format already held are written
+    // into the texture there is (a software GL then copies them, without allocating anew).
     void upload(int width, int height, GLenum internal_format, GLenum format, GLenum type, const void* pixels);
     GLuint id() const { return id_; }
     int width() const { return w_; }
@@ -31,6 +33,7 @@ public:
 private:
     GLuint id_ = 0;
     int w_ = 0, h_ = 0;
+    GLenum internal_format_ = 0;
 };
 
 class GlProgram {

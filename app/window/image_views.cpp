@@ -11,30 +11,32 @@ void ImageViews::load_shaders() {
     shader_error_.clear();
     const auto dir = kplay::shaders_dir();  // installed, source tree or $KPLAY_SHADERS_DIR (base/install_paths)
     program_ = GlProgram::from_files(dir / "image_view.vert", dir / "image_view.frag", shader_error_);
-    ++generation_;
+    for (int& generation : generations_) ++generation;
 }
 
 void ImageViews::upload(const RunReport& report) {
-    ++generation_;
     const OutputView& view = report.view;
     const bool image = view.kind == OutputKind::image;
     // Bars (a histogram) are drawn beside the image they count, when the task has one.
     const bool with_input = image || (view.kind == OutputKind::bars && view.input_w > 0);
     const bool same_input = with_input && !input_identity_.empty() && view.input_identity == input_identity_ && textures_[0];
-    for (int i = same_input ? 1 : 0; i < 4; ++i) textures_[i] = GlTexture();
+    // The textures this result fills are written in place; the others it leaves are emptied below.
+    std::array<bool, 4> filled{same_input, false, false, false};
+    for (int i = same_input ? 1 : 0; i < 4; ++i) ++generations_[i];
     output_.clear();
     map_.clear();
     map_max_ = 0;
     if (with_input && !same_input) {
-            input_ = view.input;
-            input_identity_ = view.input_identity;
-            const size_t input_pixels = static_cast<size_t>(view.input_w) * view.input_h;
-            if (input_pixels > 0 && 3 * input_pixels <= input_.size()) {
-                std::vector<unsigned char> interleaved(3 * input_pixels);
-                for (size_t i = 0; i < input_pixels; ++i)
-                    for (int c = 0; c < 3; ++c) interleaved[3 * i + c] = input_[c * input_pixels + i];
-                textures_[0].upload(view.input_w, view.input_h, GL_RGB8, GL_RGB, GL_UNSIGNED_BYTE, interleaved.data());
-            }
+        input_ = view.input;
+        input_identity_ = view.input_identity;
+        const size_t input_pixels = static_cast<size_t>(view.input_w) * view.input_h;
+        if (input_pixels > 0 && 3 * input_pixels <= input_.size()) {
+            std::vector<unsigned char> interleaved(3 * input_pixels);
+            for (size_t i = 0; i < input_pixels; ++i)
+                for (int c = 0; c < 3; ++c) interleaved[3 * i + c] = input_[c * input_pixels + i];
+            textures_[0].upload(view.input_w, view.input_h, GL_RGB8, GL_RGB, GL_UNSIGNED_BYTE, interleaved.data());
+            filled[0] = true;
+        }
     }
     output_channels_ = view.channels;
     if (image && view.width > 0) {
@@ -43,10 +45,12 @@ void ImageViews::upload(const RunReport& report) {
             output_ = view.output;
             if (view.channels == 3) textures_[1].upload(view.width, view.height, GL_RGB8, GL_RGB, GL_UNSIGNED_BYTE, output_.data());
             else textures_[1].upload(view.width, view.height, GL_R8, GL_RED, GL_UNSIGNED_BYTE, output_.data());
+            filled[1] = true;
         }
         if (view.map.size() == pixels) {
             map_ = view.map;
             textures_[2].upload(view.width, view.height, GL_R32F, GL_RED, GL_FLOAT, map_.data());
+            filled[2] = true;
         }
     } else if (view.kind == OutputKind::matrix && !view.map.empty()) {
         input_.clear();
@@ -55,7 +59,10 @@ void ImageViews::upload(const RunReport& report) {
         for (float v : map_)
             if (std::isfinite(v)) map_max_ = std::max(map_max_, v);
         textures_[3].upload(view.width, view.height, GL_R32F, GL_RED, GL_FLOAT, map_.data());
+        filled[3] = true;
     }
+    for (int i = 0; i < 4; ++i)
+        if (!filled[i]) textures_[i] = GlTexture();
 }
 
 ImTextureID ImageViews::render(ViewKind kind, int width, int height, const ViewTransform& transform, float tolerance) {
@@ -67,7 +74,7 @@ ImTextureID ImageViews::render(ViewKind kind, int width, int height, const ViewT
         // Without shaders, fall back to the raw texture (no zoom) so something is still visible.
         return reinterpret_cast<ImTextureID>(static_cast<intptr_t>(texture ? texture.id() : target.texture()));
     }
-    const Drawn wanted{target.width(), target.height(), generation_, transform.scale, transform.offset_x, transform.offset_y, tolerance};
+    const Drawn wanted{target.width(), target.height(), generations_[index], transform.scale, transform.offset_x, transform.offset_y, tolerance};
     if (drawn_[index] == wanted) return reinterpret_cast<ImTextureID>(static_cast<intptr_t>(target.texture()));
     drawn_[index] = wanted;
     GLint previous_viewport[4];

@@ -52,7 +52,9 @@ private:
         bool operator==(const Drawn&) const = default;
     };
     std::array<Drawn, 4> drawn_;
-    int generation_ = 0;  // bumped by every upload and shader reload
+    // By view: bumped when its texture changes and at a shader reload. A save that keeps the input redraws
+    // the output and difference views only.
+    std::array<int, 4> generations_{};
     std::array<GlTexture, 4> textures_;
     std::array<GlRenderTarget, 4> targets_;
     GlProgram program_;

@@ -222,17 +222,18 @@ void set_up_state(AppState& state, const Look& look, const SavedSettings& saved,
     state.path_box = kernel.string();
 }
 
-// Wakes the loop as soon as a save arrives (inotify) or the worker answers (its socket; a remote
-// worker's answer arrives in pieces and must be read promptly), so an idle window reacts without
-// polling. The UI thread tells it the worker's descriptor, which changes when the worker restarts.
+// Wakes the loop as soon as a save arrives (inotify) or a worker answers (its socket; a remote worker's
+// answer arrives in pieces and must be read promptly), so the window reacts without polling: idle, and
+// while a run is in flight, when it draws only a few frames a second (see the loop). The UI thread tells
+// it the workers' descriptors, which change when a worker restarts.
 class Waker {
 public:
     explicit Waker(const KernelSession& session)
         : thread_([this, &session] {
               const int fd = session.watcher_descriptor();
               while (running_) {
-                  pollfd watch[2] = {{fd, POLLIN, 0}, {worker_fd_.load(), POLLIN, 0}};
-                  if (::poll(watch, 2, 100) > 0) {
+                  pollfd watch[3] = {{fd, POLLIN, 0}, {worker_fd_.load(), POLLIN, 0}, {answer_fd_.load(), POLLIN, 0}};
+                  if (::poll(watch, 3, 100) > 0) {
                       glfwPostEmptyEvent();
                       std::this_thread::sleep_for(std::chrono::milliseconds(3));  // the loop drains it meanwhile
                   }
@@ -241,7 +242,11 @@ public:
     Waker(const Waker&) = delete;
     Waker& operator=(const Waker&) = delete;
     ~Waker() { stop(); }
-    void watch_worker(int fd) { worker_fd_ = fd; }
+    // The main worker's descriptor, and the one the run in flight answers on (the same or the thorough one's).
+    void watch_workers(int main_fd, int answer_fd) {
+        worker_fd_ = main_fd;
+        answer_fd_ = answer_fd == main_fd ? -1 : answer_fd;
+    }
     void stop() noexcept {
         running_ = false;
         if (thread_.joinable()) thread_.join();
@@ -249,7 +254,7 @@ public:
 
 private:
     std::atomic<bool> running_{true};
-    std::atomic<int> worker_fd_{-1};
+    std::atomic<int> worker_fd_{-1}, answer_fd_{-1};
     std::thread thread_;  // last: it starts once the flags above exist
 };
 
@@ -298,14 +303,24 @@ void render_frame(GLFWwindow* window, AppState& state, int& width, int& height) 
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }
 
+// When a frame's parts began and ended: its start, the answer taken in, the UI drawn, the buffers swapped.
+struct FrameMarks {
+    using Point = std::chrono::steady_clock::time_point;
+    Point start, taken_in, drawn, swapped;
+};
+
 // The frame's place in the window's own measures: the cold start, frames drawn while busy, frame times.
-void count_frame(AppState& state, std::chrono::steady_clock::time_point frame_start, bool updated) {
+void count_frame(AppState& state, const FrameMarks& marks, bool updated) {
     if (!state.launch_to_result_ms && state.session.opened_to_result_ms())
         state.launch_to_result_ms = ms_since_process_start();
     if (state.session.busy()) ++state.frames_while_busy;
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frame_start).count();
-    state.frames.add(ms);
-    if (updated) state.update_frames.add(ms);
+    const auto ms = [](FrameMarks::Point from, FrameMarks::Point to) { return std::chrono::duration<double, std::milli>(to - from).count(); };
+    state.frames.add(ms(marks.start, marks.swapped));
+    if (!updated) return;
+    state.update_frames.add(ms(marks.start, marks.swapped));
+    state.update_parts.take_in.add(ms(marks.start, marks.taken_in));
+    state.update_parts.draw.add(ms(marks.taken_in, marks.drawn));
+    state.update_parts.swap.add(ms(marks.drawn, marks.swapped));
 }
 
 void close_window(GLFWwindow* window) {
@@ -359,10 +374,14 @@ int main(int argc, char** argv) {
 
     Waker waker(session);
     while (!glfwWindowShouldClose(window) && !state.quit_requested) {
-        // Busy: short waits so results show promptly; idle: sleep until input or a save.
-        waker.watch_worker(session.client().wait_fd());
-        glfwWaitEventsTimeout(session.busy() || sweeps.running() ? 0.002 : 0.1);
-        const auto frame_start = std::chrono::steady_clock::now();
+        // The Waker ends the wait the moment a save or an answer arrives, so the loop needs to wake by
+        // itself only to move what changes with time: a run's progress (30 frames a second), or the sweep
+        // (its worker is not watched: short waits). Drawing frames back to back while a run is in flight
+        // would leave its answer waiting for the frame being drawn, and takes cores from the worker.
+        waker.watch_workers(session.client().wait_fd(), session.answer_fd());
+        glfwWaitEventsTimeout(sweeps.running() ? 0.002 : session.busy() ? 1.0 / 30 : 0.1);
+        FrameMarks marks;
+        marks.start = std::chrono::steady_clock::now();
         sweeps.update();
         hooks.before_update(state);
         hooks.debug_after_result(state);
@@ -370,12 +389,15 @@ int main(int argc, char** argv) {
         if (updated) update_title(window, session);
         hooks.drop_files(window, session, on_drop);
         open_dropped(state);
+        marks.taken_in = std::chrono::steady_clock::now();
         int width = 0, height = 0;
         render_frame(window, state, width, height);
         hooks.after_render(state, width, height);
+        marks.drawn = std::chrono::steady_clock::now();
         glfwSwapBuffers(window);
+        marks.swapped = std::chrono::steady_clock::now();
         session.frame_presented();
-        count_frame(state, frame_start, updated);
+        count_frame(state, marks, updated);
         if (hooks.after_frame(state)) break;
     }
     waker.stop();

@@ -107,6 +107,12 @@ nlohmann::json writers_dump(const AppState& state) {
     return dump;
 }
 
+// The update frames' parts, p50 and p99 of each.
+nlohmann::json frame_parts(const AppState::FrameParts& parts) {
+    const auto of = [](const FrameStats& stats) { return nlohmann::json{{"p50", stats.percentile(50)}, {"p99", stats.percentile(99)}}; };
+    return {{"take_in", of(parts.take_in)}, {"draw", of(parts.draw)}, {"swap", of(parts.swap)}};
+}
+
 // Per edit: [handed to the worker, answer read, on screen], ms from the save.
 nlohmann::json edit_stages(const std::vector<EditStages>& stages) {
     nlohmann::json list = nlohmann::json::array();
@@ -142,6 +148,7 @@ void write_state_dump(const AppState& state, const std::filesystem::path& path) 
                            {"frame_ms_p99", state.frames.percentile(99)},
                            {"update_frame_ms_p50", state.update_frames.percentile(50)},
                            {"update_frame_ms_p99", state.update_frames.percentile(99)},
+                           {"update_frame_parts_ms", frame_parts(state.update_parts)},
                            {"edit_to_result_ms", session.latencies_ms()},
                            {"edit_stages_ms", edit_stages(session.latency_stages())},
                            {"opened_to_result_ms", session.opened_to_result_ms() ? nlohmann::json(*session.opened_to_result_ms()) : nlohmann::json()},

@@ -133,6 +133,8 @@ public:
     // Why the deferred cuBLAS ceiling of the last run could not be measured (empty while fine).
     const std::string& baseline_note() const { return ceiling_.note(); }
     WorkerClient& client() { return workers_.main(); }
+    // Where the answer of the run in flight arrives: the main worker's, or the thorough one's.
+    int answer_fd() const { return workers_.answering(run_.thorough()).wait_fd(); }
 
     // Inside the kernel: each run's file compiled for inspection (PTX, SASS, resources), kept per run.
     const KernelInspector& inspector() const { return inspector_; }
