@@ -3,6 +3,8 @@
 // Then 200 compile+run cycles must not grow the worker's memory or the device's.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 
@@ -100,10 +102,12 @@ TEST(GpuFaultCorpus, TwoHundredCompileRunCyclesDoNotLeak) {
     WorkerClient client(options);
     const auto file = test::kernels_dir() / "grayscale/01_seed_1d.cu";
     const std::string source = test::read_file(file);
+    const std::string run = std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) + "-" + std::to_string(::getpid());
     WorkerStats after_warmup;
     for (int cycle = 0; cycle < 200; ++cycle) {
         RunRequest request = small_run(file);
-        request.source = source + "\n// edit " + std::to_string(cycle) + "\n";  // a new source: a real recompile
+        // A source no earlier run compiled (this test's earlier runs share the compile cache): a real recompile.
+        request.source = source + "\n// edit " + std::to_string(cycle) + " of run " + run + "\n";
         const WorkerResult result = client.wait(client.submit_run(request));
         ASSERT_TRUE(result.run.passed()) << result.run.error;
         ASSERT_FALSE(result.run.compile.cache_hit);

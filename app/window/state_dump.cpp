@@ -113,10 +113,11 @@ nlohmann::json frame_parts(const AppState::FrameParts& parts) {
     return {{"take_in", of(parts.take_in)}, {"draw", of(parts.draw)}, {"swap", of(parts.swap)}};
 }
 
-// Per edit: [handed to the worker, answer read, on screen], ms from the save.
+// Per edit: [handed to the worker, answer read, on screen], ms from the save, and whether the answer on
+// screen was the run's checked result (its first part) rather than its final answer.
 nlohmann::json edit_stages(const std::vector<EditStages>& stages) {
     nlohmann::json list = nlohmann::json::array();
-    for (const EditStages& edit : stages) list.push_back({edit.sent_ms, edit.answered_ms, edit.presented_ms});
+    for (const EditStages& edit : stages) list.push_back({edit.sent_ms, edit.answered_ms, edit.presented_ms, edit.checked_first});
     return list;
 }
 

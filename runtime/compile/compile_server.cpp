@@ -10,11 +10,11 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -22,6 +22,7 @@
 
 #include "base/content_hash.hpp"
 #include "base/unique_fd.hpp"
+#include "compile/compile_slots.hpp"
 #include "compile/compile_wire.hpp"
 #include "compile/nvrtc_compiler.hpp"
 
@@ -40,12 +41,13 @@ bool private_folder(const fs::path& dir) {
 
 // The server's state shared by its connections' threads.
 struct Server {
-    // One compile at a time, for two reasons that parallel NVRTC programs (thread-safe each) do not
-    // lift: NVRTC's automatic PCH is one per process, and the compile runs in the worker's folder by
-    // chdir, which is the whole process's. Workers of a pool compile in parallel all the same where it
-    // costs: the emulated device's host-compiler build runs in each worker, outside this server. Two
-    // servers compiling side by side were no faster than one in turn on 2 cores (docs/BENCHMARKS.md).
-    std::mutex compiling;
+    // Compiles run side by side, one per core at most, but a -pch compile alone and one folder at a time
+    // (compile_slots.hpp says why). Four compiles of matmul 04 at once took 1.59 s one at a time and
+    // 0.58 s side by side on the H200 host's 16 cores (docs/BENCHMARKS.md).
+    CompileSlots slots{static_cast<int>(std::max(1u, std::thread::hardware_concurrency())), [](const std::string& folder) {
+                           // The worker's folder: its relative paths, and NVRTC's absolute ones in the PTX, as in the worker.
+                           if (chdir(folder.c_str()) != 0) throw std::runtime_error("cannot enter the worker's folder " + folder);
+                       }};
     std::atomic<int> open{0};      // connections being served
     std::atomic<int64_t> last{0};  // when the last connection closed (steady seconds)
 };
@@ -78,9 +80,7 @@ void serve_connection(Server& server, UniqueFd connection) {
     while (std::optional<CompileRequest> request = read_compile_request(connection.get(), folder)) {
         CompileResult result;
         try {
-            std::lock_guard lock(server.compiling);
-            // The worker's folder: its relative paths, and NVRTC's absolute ones in the PTX, as in the worker.
-            if (chdir(folder.c_str()) != 0) throw std::runtime_error("cannot enter the worker's folder " + folder);
+            const CompileSlots::Slot slot(server.slots, folder, request->options.pch);
             result = compile_with_nvrtc(*request);
         } catch (const std::exception& error) {
             result.ok = false;

@@ -1,8 +1,9 @@
 // The compile server: a long-lived process that compiles with NVRTC and owns no CUDA context, so what
 // NVRTC keeps between compiles (its loaded state, and the precompiled headers a request asks for with
 // CompileOptions::pch) outlives the workers, which are replaced after every fault. Workers reach it through a socket in a folder only this user can enter
-// (compiler_process.hpp starts it when none answers); it serves one compile at a time, each connection
-// on a thread of its own, and ends after a while with no worker connected.
+// (compiler_process.hpp starts it when none answers); each connection is served on a thread of its own,
+// compiles side by side where they can (compile_slots.hpp), and it ends after a while with no worker
+// connected.
 #pragma once
 
 #include <chrono>

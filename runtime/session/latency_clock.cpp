@@ -32,7 +32,7 @@ std::optional<double> LatencyClock::presented(bool partial, Clock::time_point no
         opened_to_result_ms_ = ms;
     } else {
         edits_ms_.push_back(ms);
-        stages_.push_back({ms_between(start_->at, start_->sent), ms_between(start_->at, start_->answered), ms});
+        stages_.push_back({ms_between(start_->at, start_->sent), ms_between(start_->at, start_->answered), ms, partial});
         if (partial)
             partial_ms_ = ms;
         else

@@ -12,9 +12,11 @@
 namespace kplay {
 
 // Where an edit's time went, each from the save: the run handed to the worker, its answer read, and
-// the frame that shows it on screen (the last is the edit's figure).
+// the frame that shows it on screen (the last is the edit's figure); `checked_first`: the answer shown
+// was the run's checked result (a progressive run's first part), not its final answer.
 struct EditStages {
     double sent_ms = 0, answered_ms = 0, presented_ms = 0;
+    bool checked_first = false;
 };
 
 class LatencyClock {
