@@ -94,7 +94,7 @@ WorkerPool WorkerPool::start(const std::vector<PoolMember>& members, const PoolO
             continue;
         }
         devices.push_back(device_of(outcome.devices));
-        pool.workers_.push_back({outcome.member, outcome.where, devices.back(), std::move(outcome.client)});
+        pool.workers_.push_back({outcome.member, outcome.where, devices.back(), outcome.devices, std::move(outcome.client)});
     }
     pool.groups_ = group_by_device(devices);
     return pool;
