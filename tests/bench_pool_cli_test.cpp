@@ -133,3 +133,28 @@ TEST(CliBenchGroups, AGroupThatDiesMidBenchKeepsItsRowsAndSaysWhy) {
     EXPECT_NE(ran.output.find("| not run\n"), std::string::npos) << ran.output;
     EXPECT_NE(ran.output.find("[1] stopped: worker 1 (local) dropped out after "), std::string::npos) << ran.output;
 }
+
+// A group of two whose first worker dies for good (it crashes on a file, and no process of it starts
+// again): once its client gives up, the rest of the rows run on the group's second worker, and a note
+// says so.
+TEST(CliBenchGroups, WhenAGroupsWorkerDropsOutAnotherOfTheGroupTakesOver) {
+    kplay::test::TempDir dir;
+    const fs::path marks = dir.path() / "marks";
+    fs::create_directories(marks);
+    // The pool's two starts succeed; any later start (a replacement) fails, as on a host that went away.
+    const std::string gate = "mkdir '" + (marks / "a").string() + "' 2>/dev/null || mkdir '" + (marks / "b").string() +
+                             "' 2>/dev/null || exit 1\n";
+    const fs::path script = fake_worker_script(dir, "", gate);
+    const fs::path crash = dir.write("crash.cu", kplay::test::read_file(kernel("grayscale/01_seed_1d.cu")) + "// fake: crash\n");
+    std::string files = kernel("grayscale/01_seed_1d.cu") + " " + crash.string();
+    for (const char* more : {"matmul/01_seed_naive.cu", "matmul/02_tiled_dynamic_smem.cu", "grayscale/02_seed_2d.cu", "vector_add/01_naive.cu"})
+        files += " " + kernel(more);
+    const Result ran = run_cli("bench " + files + " --pool local:2", dir, "KPLAY_WORKER=" + script.string());
+    EXPECT_EQ(ran.code, 5) << ran.output;  // the crash, and the rows its dead worker failed before it gave up
+    EXPECT_NE(ran.output.find("[1] note: worker 1 (local) dropped out after "), std::string::npos) << ran.output;
+    EXPECT_NE(ran.output.find(", so the rest run on worker 2 (local): kplay-worker failed"), std::string::npos) << ran.output;
+    EXPECT_EQ(ran.output.find("[1] stopped:"), std::string::npos) << ran.output;
+    const size_t last = ran.output.find("\nvector_add/01_naive.cu ");
+    ASSERT_NE(last, std::string::npos) << ran.output;
+    EXPECT_NE(ran.output.substr(last, ran.output.find('\n', last + 1) - last).find("PASS"), std::string::npos) << ran.output;
+}

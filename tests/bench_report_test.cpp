@@ -199,7 +199,7 @@ TEST(BenchReport, TheDatasheetPeaksAreAColumnLabelledAsSuch) {
 TEST(BenchReport, ColumnsPerGroupKeepTheirOwnCeilings) {
     BenchColumn gpu{1, "H200 sm_90", "sm_90", "local GPU 0", sample(), {}, ""};
     for (BenchRow& row : gpu.summary.rows) row.key = row.name;
-    BenchColumn cpu{2, "cpu (emulated)", "", "local", {}, {"worker 1 (local) dropped out after 1 row: gone; the rest run on worker 2 (local)"},
+    BenchColumn cpu{2, "cpu (emulated)", "", "local", {}, {"worker 1 (local) dropped out after 1 row, so the rest run on worker 2 (local): gone"},
                     "worker 2 (local) dropped out after 0 rows: gone too"};
     cpu.summary.device = "Emulated CPU (2 worker threads)";
     cpu.summary.emulated = true;

@@ -42,16 +42,15 @@ public:
                 ran = true;
                 return std::move(result.run);
             }
-            const std::string& name = workers_[current_].name;
-            const std::string what = "worker " + std::to_string(current_ + 1) + " (" + name + ") dropped out after " +
-                                     std::to_string(rows_) + " row" + (rows_ == 1 ? "" : "s") + ": " + result.failure_message;
+            const std::string what = "worker " + std::to_string(current_ + 1) + " (" + workers_[current_].name + ") dropped out after " +
+                                     std::to_string(rows_) + " row" + (rows_ == 1 ? "" : "s");
             ++current_;
             rows_ = 0;
             if (current_ < workers_.size())
-                outcome_.notes.push_back(what + "; the rest run on worker " + std::to_string(current_ + 1) + " (" +
-                                         workers_[current_].name + ")");
+                outcome_.notes.push_back(what + ", so the rest run on worker " + std::to_string(current_ + 1) + " (" +
+                                         workers_[current_].name + "): " + result.failure_message);
             else
-                outcome_.failure = what;
+                outcome_.failure = what + ": " + result.failure_message;
         }
     }
 
