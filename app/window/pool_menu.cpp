@@ -31,7 +31,9 @@ void draw_pool_menu(AppState& state) {
     if (const WorkerPool* started = pool.pool()) {
         const std::optional<size_t> group = pool.sweep_group();
         ImGui::Separator();
-        ImGui::Text("%s: %zu workers in %zu groups", pool.started_spec.c_str(), started->workers().size(), started->groups().size());
+        const size_t workers = started->workers().size(), groups = started->groups().size();
+        ImGui::Text("%s: %zu worker%s in %zu group%s", pool.started_spec.c_str(), workers, workers == 1 ? "" : "s", groups,
+                    groups == 1 ? "" : "s");
         const std::vector<std::string> lines = pool_lines(*started, group ? static_cast<int>(*group) + 1 : 0);
         for (size_t i = 0; i < lines.size(); ++i) {
             if (i < started->groups().size()) {

@@ -1,6 +1,8 @@
 // The Sweep tab's rows per worker and the Pool menu's lines per group, in words.
 #include "sweep_workers_model.hpp"
 
+#include <algorithm>
+
 namespace kplay::window {
 
 namespace {
@@ -31,10 +33,18 @@ std::vector<std::string> pool_lines(const WorkerPool& pool, int sweep_group) {
     std::vector<std::string> lines;
     for (size_t g = 0; g < pool.groups().size(); ++g) {
         const DeviceGroup& group = pool.groups()[g];
-        std::string places;
-        for (size_t i = 0; i < group.workers.size(); ++i) places += (i ? ", " : "") + pool.workers()[group.workers[i]].where;
+        // Alike places once, with their count: "local x2, gpu-box".
+        std::vector<std::pair<std::string, int>> places;
+        for (const size_t worker : group.workers) {
+            const std::string& where = pool.workers()[worker].where;
+            auto place = std::find_if(places.begin(), places.end(), [&](const auto& p) { return p.first == where; });
+            if (place == places.end()) places.push_back({where, 1});
+            else ++place->second;
+        }
+        std::string text;
+        for (const auto& [where, n] : places) text += (text.empty() ? "" : ", ") + where + (n > 1 ? " x" + std::to_string(n) : "");
         lines.push_back("group " + std::to_string(g + 1) + "  " + group_title(group) + "  " +
-                        count(static_cast<int>(group.workers.size()), "worker") + ": " + places +
+                        count(static_cast<int>(group.workers.size()), "worker") + ": " + text +
                         (static_cast<int>(g) + 1 == sweep_group ? "  (sweeps run here)" : ""));
     }
     for (const PoolFailure& failure : pool.failures()) lines.push_back("failed  " + failure.member + ": " + failure.message);
