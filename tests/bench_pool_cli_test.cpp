@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 
 #include "test_support.hpp"
@@ -157,4 +158,24 @@ TEST(CliBenchGroups, WhenAGroupsWorkerDropsOutAnotherOfTheGroupTakesOver) {
     const size_t last = ran.output.find("\nvector_add/01_naive.cu ");
     ASSERT_NE(last, std::string::npos) << ran.output;
     EXPECT_NE(ran.output.substr(last, ran.output.find('\n', last + 1) - last).find("PASS"), std::string::npos) << ran.output;
+}
+
+// A bench on a worker that Slurm places (the test Slurm: scripts/test-slurm), its rows as on a local one.
+TEST(CliBenchGroups, AWorkerThatSlurmPlacesBenchesItsGroup) {
+    const char* conf = std::getenv("KPLAY_TEST_SLURM_CONF");
+    if (!conf || !*conf) {
+        const char* why = "no test Slurm: run `eval \"$(scripts/test-slurm)\"` first (scripts/test does, as root)";
+        if (std::getenv("KPLAY_REQUIRE_SLURM_TESTS")) FAIL() << why;
+        GTEST_SKIP() << why;
+    }
+    const char* partition = std::getenv("KPLAY_TEST_SLURM_PARTITION");
+    const std::string name = partition && *partition ? partition : "kplay";
+    kplay::test::TempDir dir;
+    const Result ran = run_cli("bench " + kernel("vector_add/01_naive.cu") + " --pool 'slurm:" + name + " x1' --json", dir,
+                               "SLURM_CONF=" + std::string(conf) + " KPLAY_REMOTE_WORKER=" + kplay::test::worker_path().string());
+    EXPECT_EQ(ran.code, 0) << ran.output;
+    const nlohmann::json json = nlohmann::json::parse(ran.output.substr(ran.output.find('{')));
+    ASSERT_EQ(json["groups"].size(), 1u) << ran.output;
+    EXPECT_NE(json["groups"][0].value("where", "").find("Slurm job"), std::string::npos) << ran.output;
+    EXPECT_TRUE(json["groups"][0]["bench"]["rows"][0].value("passed", false)) << ran.output;
 }
