@@ -888,3 +888,21 @@ TEST(GuiWindow, TheReadmePoolWindowLineRunsAsPrinted) {
     EXPECT_GT(sweep["workers"][0].value("points_run", 0), 0) << sweep.dump();
     EXPECT_GT(sweep["workers"][1].value("points_run", 0), 0) << sweep.dump();
 }
+
+// A window closed while its pool is still coming up (a member that never answers, as a Slurm queue or a
+// slow login) ends at once, and ends that member's command too, rather than waiting for --pool-timeout.
+TEST(GuiWindow, ClosingWhileAPoolStartsWaitsForNoOneAndLeavesNothingRunning) {
+    if (const std::string why = why_no_display(); !why.empty()) GTEST_SKIP() << why;
+    kplay::test::TempDir dir;
+    const std::string marker = "sleep 37." + std::to_string(getpid());  // a command no other test runs
+    const auto start = std::chrono::steady_clock::now();
+    Window window(dir, {"--pool", "cmd:" + marker, "--screenshot", (dir.path() / "shot.png").string(), "--frames", "3"});
+    EXPECT_EQ(window.wait_exit(), 0);
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 20.0);
+    const json pool = window.state()["pool"];
+    EXPECT_TRUE(pool.value("starting", false)) << pool.dump();
+    EXPECT_EQ(pool["groups"].size(), 0u);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    // "[s]leep": the pattern does not match the shell that runs pgrep, whose own command line holds it.
+    EXPECT_NE(run("pgrep -f '[s]" + marker.substr(1) + "' >/dev/null"), 0) << marker << " still runs";
+}

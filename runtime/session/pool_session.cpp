@@ -5,45 +5,48 @@
 
 namespace kplay {
 
-PoolSession::PoolSession(PoolOptions options) : options_(std::move(options)) { keeper_ = std::thread([this] { keep(); }); }
+PoolSession::PoolSession(PoolOptions options) {
+    options.cancel = shared_->cancel;
+    keeper_ = std::thread(keep, shared_, std::move(options));
+}
 
 PoolSession::~PoolSession() {
     {
-        std::lock_guard<std::mutex> lock(mutex_);
-        retired_ = std::move(pool_);
-        done_ = true;
+        std::lock_guard<std::mutex> lock(shared_->mutex);
+        shared_->retired = std::move(pool_);
+        shared_->done = true;
     }
-    wake_.notify_all();
+    shared_->cancel->store(true);  // a start under way ends now, its Slurm job cancelled, rather than at its timeout
+    shared_->wake.notify_all();
     keeper_.join();
 }
 
-void PoolSession::keep() {
-    std::unique_lock<std::mutex> lock(mutex_);
+void PoolSession::keep(std::shared_ptr<Shared> shared, PoolOptions options) {
+    std::unique_lock<std::mutex> lock(shared->mutex);
     for (;;) {
-        wake_.wait(lock, [&] { return done_ || request_ || retired_; });
-        if (retired_) {
-            std::unique_ptr<WorkerPool> ending = std::move(retired_);
+        shared->wake.wait(lock, [&] { return shared->done || shared->request || shared->retired; });
+        if (shared->retired) {
+            std::unique_ptr<WorkerPool> ending = std::move(shared->retired);
             lock.unlock();
             ending.reset();  // stops its workers, cancels its Slurm jobs (squeue may take a moment)
             lock.lock();
             continue;
         }
-        if (done_) return;
-        const std::vector<PoolMember> members = std::move(*request_);
-        request_.reset();
+        if (shared->done) return;
+        const std::vector<PoolMember> members = std::move(*shared->request);
+        shared->request.reset();
         lock.unlock();
         auto pool = std::make_unique<WorkerPool>();
+        std::string error;
         try {
-            *pool = WorkerPool::start(members, options_);
-        } catch (const std::exception& error) {
-            pool.reset();
-            lock.lock();
-            start_error_ = error.what();
-            started_ = std::make_unique<WorkerPool>();
-            continue;
+            *pool = WorkerPool::start(members, options);
+        } catch (const std::exception& failure) {
+            error = failure.what();
         }
         lock.lock();
-        started_ = std::move(pool);
+        if (shared->done) return;  // the session ended meanwhile: the pool ends here, on this thread
+        shared->start_error = error;
+        shared->started = std::move(pool);
     }
 }
 
@@ -64,12 +67,12 @@ bool PoolSession::start() {
         return false;
     }
     {
-        std::lock_guard<std::mutex> lock(mutex_);
+        std::lock_guard<std::mutex> lock(shared_->mutex);
         problem_.clear();
-        retired_ = std::move(pool_);
-        request_ = std::move(members);
+        shared_->retired = std::move(pool_);
+        shared_->request = std::move(members);
     }
-    wake_.notify_all();
+    shared_->wake.notify_all();
     starting_ = true;
     started_spec = spec;
     return true;
@@ -78,19 +81,19 @@ bool PoolSession::start() {
 void PoolSession::stop() {
     if (lent()) return;
     {
-        std::lock_guard<std::mutex> lock(mutex_);
-        retired_ = std::move(pool_);
+        std::lock_guard<std::mutex> lock(shared_->mutex);
+        shared_->retired = std::move(pool_);
     }
-    wake_.notify_all();
+    shared_->wake.notify_all();
     started_spec.clear();
 }
 
 bool PoolSession::update() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (!started_) return false;
-    pool_ = std::move(started_);
-    problem_ = std::move(start_error_);
-    start_error_.clear();
+    std::lock_guard<std::mutex> lock(shared_->mutex);
+    if (!shared_->started) return false;
+    pool_ = std::move(shared_->started);
+    problem_ = std::move(shared_->start_error);
+    shared_->start_error.clear();
     starting_ = false;
     return true;
 }

@@ -4,9 +4,12 @@
 //
 // A pool is started on a thread of this session's own that lives as long as the session: a local
 // worker dies with the thread that started it (its PR_SET_PDEATHSIG follows the thread), so that
-// thread must outlive every worker. The UI thread only looks at what the start left behind.
+// thread must outlive every worker. The UI thread only looks at what the start left behind. Ending the
+// session ends a start still under way as its deadline would (srun stopped, the job cancelled), so a
+// closing window waits for no Slurm queue and leaves no job queued.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -58,21 +61,26 @@ public:
     std::string started_spec;  // the spec of the pool shown (or starting)
 
 private:
-    void keep();  // the keeper thread: starts each pool asked for, then waits for the next or the end
+    // What the keeper thread and the UI thread share.
+    struct Shared {
+        std::mutex mutex;
+        std::condition_variable wake;
+        std::optional<std::vector<PoolMember>> request;  // a start asked for, for the keeper
+        std::unique_ptr<WorkerPool> started;             // a start done, for the UI thread
+        std::string start_error;                         // and why it failed, if it did
+        std::unique_ptr<WorkerPool> retired;             // a pool to end on the keeper thread
+        bool done = false;
+        // Ends a start under way (a Slurm queue, an ssh login) when the session ends, as its deadline would.
+        std::shared_ptr<std::atomic<bool>> cancel = std::make_shared<std::atomic<bool>>(false);
+    };
+    // The keeper thread: starts each pool asked for, ends each retired one, until the session is done.
+    static void keep(std::shared_ptr<Shared> shared, PoolOptions options);
 
-    PoolOptions options_;
     std::unique_ptr<WorkerPool> pool_;
     std::string problem_;
     bool starting_ = false;
     std::vector<size_t> lent_workers_;  // pool workers lent, in the order the sweep has them
-
-    std::mutex mutex_;
-    std::condition_variable wake_;
-    std::optional<std::vector<PoolMember>> request_;  // a start asked for, for the keeper
-    std::unique_ptr<WorkerPool> started_;             // a start done, for the UI thread
-    std::string start_error_;                         // and why it failed, if it did
-    bool done_ = false;
-    std::unique_ptr<WorkerPool> retired_;  // a pool to end on the keeper thread
+    std::shared_ptr<Shared> shared_ = std::make_shared<Shared>();
     std::thread keeper_;
 };
 
