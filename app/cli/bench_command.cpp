@@ -74,6 +74,7 @@ std::function<int()> add_bench_command(CLI::App& app) {
     auto* group = command->add_option("--group", o->group, "With --pool: only this device group, numbered as devices --pool shows")
                       ->check(CLI::PositiveNumber);
     devices->excludes(group);
+    device->excludes(command->get_option("--pool"));  // a pool's workers each run on their own device
     for (CLI::Option* each : {devices, group}) {
         device->excludes(each);
         for (const char* name : {"--remote", "--remote-command"}) each->excludes(command->get_option(name));
