@@ -4,16 +4,16 @@
 #include <cstdio>
 #include <iostream>
 
-#include "values/bench_report.hpp"
-#include "values/report_json.hpp"
-#include "client/worker_client.hpp"
 #include "bench_groups.hpp"
 #include "bench_runner.hpp"
+#include "client/worker_client.hpp"
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "option_parsing.hpp"
 #include "option_values.hpp"
 #include "remote_options.hpp"
-#include "option_parsing.hpp"
+#include "values/bench_report.hpp"
+#include "values/report_json.hpp"
 
 namespace kplay::cli {
 
@@ -41,8 +41,10 @@ int bench_on_groups(const BenchOptionsCli& o, WorkerOptions base) {
         std::cerr << "kplay-cli: " << groups.usage_error << "\n";
         return groups.exit_code;
     }
-    if (o.json) std::cout << bench_columns_json(groups.columns, groups.absent).dump(2) << "\n";
-    else std::cout << format_bench_columns(groups.columns, groups.absent);
+    if (o.json)
+        std::cout << bench_columns_json(groups.columns, groups.absent).dump(2) << "\n";
+    else
+        std::cout << format_bench_columns(groups.columns, groups.absent);
     return groups.exit_code;
 }
 
@@ -53,10 +55,12 @@ std::function<int()> add_bench_command(CLI::App& app) {
     BenchSettings& s = o->settings;
     auto* command = app.add_subcommand("bench", "Time kernels side by side against the copy ceiling and cuBLAS");
     command->add_option("FILE", s.files, "Kernel files (.cu)")->required();
-    command->add_option("--image", s.image, "Input image for tasks that take one; default: the built-in image at the bench size");
-    command->add_option("--size", s.size,
-                        "The sizes for every file (default: each task's bench size, e.g. grayscale 7680x4320 and matmul 4096x4096x4096 "
-                        "on a GPU, 1920x1080 and 512x512x512 emulated)");
+    command->add_option("--image", s.image,
+                        "Input image for tasks that take one; default: the built-in image at the bench size");
+    command->add_option(
+        "--size", s.size,
+        "The sizes for every file (default: each task's bench size, e.g. grayscale 7680x4320 and matmul 4096x4096x4096 "
+        "on a GPU, 1920x1080 and 512x512x512 emulated)");
     command->add_option("--init", s.inits, "Fill an input another way, e.g. pixels=randint(0,255) (repeatable)");
     command->add_option("--warmup", s.warmup, "Untimed launches before timing")->check(CLI::Range(0, 1000));
     command->add_option("--repeat", s.repeat, "Timed launches (median reported)")->check(CLI::Range(1, 100000));
@@ -67,12 +71,15 @@ std::function<int()> add_bench_command(CLI::App& app) {
     auto* device = add_device_option(command, o->device);
     add_remote_options(command, o->remote);
     add_pool_options(command, o->pool);
-    auto* devices = one_of(command->add_option("--devices", o->devices,
-                                               "all: every device group, a column each (with --pool, the pool's groups; without, each "
-                                               "local GPU and the emulated CPU device)"),
-                           {"all"});
-    auto* group = command->add_option("--group", o->group, "With --pool: only this device group, numbered as devices --pool shows")
-                      ->check(CLI::PositiveNumber);
+    auto* devices = one_of(
+        command->add_option("--devices", o->devices,
+                            "all: every device group, a column each (with --pool, the pool's groups; without, each "
+                            "local GPU and the emulated CPU device)"),
+        {"all"});
+    auto* group =
+        command
+            ->add_option("--group", o->group, "With --pool: only this device group, numbered as devices --pool shows")
+            ->check(CLI::PositiveNumber);
     devices->excludes(group);
     device->excludes(command->get_option("--pool"));  // a pool's workers each run on their own device
     for (CLI::Option* each : {devices, group}) {
@@ -83,7 +90,8 @@ std::function<int()> add_bench_command(CLI::App& app) {
         WorkerOptions options = worker_options(o->remote);
         options.run_timeout_s = o->timeout;
         if (o->group > 0 && o->pool.specs.empty()) {
-            std::cerr << "kplay-cli: --group needs --pool (its groups are numbered as kplay-cli devices --pool shows them)\n";
+            std::cerr
+                << "kplay-cli: --group needs --pool (its groups are numbered as kplay-cli devices --pool shows them)\n";
             return kUsageError;
         }
         if (!o->pool.specs.empty() || o->devices == "all") return bench_on_groups(*o, std::move(options));
@@ -102,8 +110,10 @@ std::function<int()> add_bench_command(CLI::App& app) {
             std::cerr << "kplay-cli: cannot benchmark: " << outcome.device_problem << "\n";
             return kNoDevice;
         }
-        if (o->json) std::cout << bench_json(outcome.summary).dump(2) << "\n";
-        else std::cout << format_bench_table(outcome.summary);
+        if (o->json)
+            std::cout << bench_json(outcome.summary).dump(2) << "\n";
+        else
+            std::cout << format_bench_table(outcome.summary);
         return bench_exit_code(outcome);
     };
 }

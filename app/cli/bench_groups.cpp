@@ -27,7 +27,8 @@ BenchColumn column_of(int group, std::string title, std::string arch, std::strin
     column.where = std::move(where);
     column.summary = std::move(outcome.summary);
     column.notes = std::move(outcome.notes);
-    column.failure = !outcome.device_problem.empty() ? "cannot benchmark: " + outcome.device_problem : std::move(outcome.failure);
+    column.failure =
+        !outcome.device_problem.empty() ? "cannot benchmark: " + outcome.device_problem : std::move(outcome.failure);
     return column;
 }
 
@@ -35,7 +36,8 @@ BenchColumn column_of(int group, std::string title, std::string arch, std::strin
 
 BenchGroups bench_groups(const BenchGroupsRequest& request, const BenchSettings& settings) {
     BenchGroups result;
-    const std::vector<PoolMember> members = parse_pool(request.pool.specs.empty() ? std::vector<std::string>{"local"} : request.pool.specs);
+    const std::vector<PoolMember> members =
+        parse_pool(request.pool.specs.empty() ? std::vector<std::string>{"local"} : request.pool.specs);
     WorkerPool pool = WorkerPool::start(members, pool_options(request.pool, request.base));
     for (const PoolFailure& failure : pool.failures()) {
         result.absent.push_back({failure.member, failure.message});
@@ -45,8 +47,9 @@ BenchGroups bench_groups(const BenchGroupsRequest& request, const BenchSettings&
     std::vector<size_t> chosen;
     if (request.group > 0) {
         if (static_cast<size_t>(request.group) > groups.size()) {
-            result.usage_error = "--group " + std::to_string(request.group) + ": the pool has " + std::to_string(groups.size()) +
-                                 " group" + (groups.size() == 1 ? "" : "s") + " (kplay-cli devices --pool numbers them)";
+            result.usage_error = "--group " + std::to_string(request.group) + ": the pool has " +
+                                 std::to_string(groups.size()) + " group" + (groups.size() == 1 ? "" : "s") +
+                                 " (kplay-cli devices --pool numbers them)";
             result.exit_code = kUsageError;
             return result;
         }
@@ -57,20 +60,27 @@ BenchGroups bench_groups(const BenchGroupsRequest& request, const BenchSettings&
     for (const size_t index : chosen) {
         const DeviceGroup& group = groups[index];
         std::vector<BenchWorker> workers;
-        for (const size_t worker : group.workers) workers.push_back({pool.workers()[worker].where, &pool.client(worker)});
+        for (const size_t worker : group.workers)
+            workers.push_back({pool.workers()[worker].where, &pool.client(worker)});
         BenchOutcome outcome = run_bench(workers, settings, group.emulated);
-        result.exit_code = worse(result.exit_code, outcome.device_problem.empty() ? bench_exit_code(outcome) : kCudaError);
-        result.columns.push_back(column_of(static_cast<int>(index) + 1, group_title(group), group.emulated ? "" : "sm_" + std::to_string(group.cc_major * 10 + group.cc_minor),
-                                           pool.workers()[group.workers.front()].where, std::move(outcome), group.name));
+        result.exit_code =
+            worse(result.exit_code, outcome.device_problem.empty() ? bench_exit_code(outcome) : kCudaError);
+        result.columns.push_back(
+            column_of(static_cast<int>(index) + 1, group_title(group),
+                      group.emulated ? "" : "sm_" + std::to_string(group.cc_major * 10 + group.cc_minor),
+                      pool.workers()[group.workers.front()].where, std::move(outcome), group.name));
     }
     // Every local device: the emulated CPU device beside the GPUs, run by a GPU's worker (each has it).
-    const bool has_emulated = std::any_of(groups.begin(), groups.end(), [](const DeviceGroup& g) { return g.emulated; });
+    const bool has_emulated =
+        std::any_of(groups.begin(), groups.end(), [](const DeviceGroup& g) { return g.emulated; });
     if (request.every_local && !has_emulated && !groups.empty()) {
         const size_t worker = groups.front().workers.front();
         BenchOutcome outcome = run_bench({{pool.workers()[worker].where, &pool.client(worker)}}, settings, true);
-        result.exit_code = worse(result.exit_code, outcome.device_problem.empty() ? bench_exit_code(outcome) : kCudaError);
-        result.columns.push_back(column_of(static_cast<int>(groups.size()) + 1, "cpu (emulated)", "", pool.workers()[worker].where,
-                                           std::move(outcome), "the emulated CPU device"));
+        result.exit_code =
+            worse(result.exit_code, outcome.device_problem.empty() ? bench_exit_code(outcome) : kCudaError);
+        result.columns.push_back(column_of(static_cast<int>(groups.size()) + 1, "cpu (emulated)", "",
+                                           pool.workers()[worker].where, std::move(outcome),
+                                           "the emulated CPU device"));
     }
     if (groups.empty() && result.exit_code == kSuccess) result.exit_code = kCudaError;
     return result;

@@ -12,10 +12,10 @@
 namespace kplay::cli {
 
 struct BenchGroupsRequest {
-    PoolCliOptions pool;   // empty specs: `local`, the machine's own devices
-    int group = 0;         // --group N (1-based); 0: every group
+    PoolCliOptions pool;       // empty specs: `local`, the machine's own devices
+    int group = 0;             // --group N (1-based); 0: every group
     bool every_local = false;  // --devices all without --pool: the emulated device too, beside each GPU
-    WorkerOptions base;    // every worker's limits
+    WorkerOptions base;        // every worker's limits
 };
 
 struct BenchGroups {

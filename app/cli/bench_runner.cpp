@@ -16,7 +16,8 @@ std::vector<std::string> bench_sizes_of(const std::string& file, bool emulated) 
     std::vector<std::string> texts;
     try {
         const KernelSpec spec = resolve_kernel_spec(read_source_file(file), file);
-        const auto& sizes = emulated && !spec.task.sizes.cpu_bench.empty() ? spec.task.sizes.cpu_bench : spec.task.sizes.gpu_bench;
+        const auto& sizes =
+            emulated && !spec.task.sizes.cpu_bench.empty() ? spec.task.sizes.cpu_bench : spec.task.sizes.gpu_bench;
         for (const auto& size : sizes) texts.push_back(size_values_text(size));
     } catch (const std::exception&) {
         texts.clear();
@@ -28,7 +29,8 @@ std::vector<std::string> bench_sizes_of(const std::string& file, bool emulated) 
 // hands the run to the next, and the notes say so.
 class WorkerChain {
 public:
-    WorkerChain(const std::vector<BenchWorker>& workers, BenchOutcome& outcome) : workers_(workers), outcome_(outcome) {}
+    WorkerChain(const std::vector<BenchWorker>& workers, BenchOutcome& outcome)
+        : workers_(workers), outcome_(outcome) {}
 
     // `ran`: false when no worker was left to run it.
     RunReport run(const RunRequest& request, bool& ran) {
@@ -42,8 +44,8 @@ public:
                 ran = true;
                 return std::move(result.run);
             }
-            const std::string what = "worker " + std::to_string(current_ + 1) + " (" + workers_[current_].name + ") dropped out after " +
-                                     std::to_string(rows_) + " row" + (rows_ == 1 ? "" : "s");
+            const std::string what = "worker " + std::to_string(current_ + 1) + " (" + workers_[current_].name +
+                                     ") dropped out after " + std::to_string(rows_) + " row" + (rows_ == 1 ? "" : "s");
             ++current_;
             rows_ = 0;
             if (current_ < workers_.size())
@@ -92,7 +94,7 @@ BenchOutcome run_bench(const std::vector<BenchWorker>& workers, const BenchSetti
         // may have other sizes, so it measures cuBLAS on its own inputs.
         request.defer_library_ceiling = gemm_file.empty() || o.no_cublas;
         request.emulate = emulated;
-        request.emulation_track = false;  // a table of times: the emulated device's untracked build, on every core
+        request.emulation_track = false;      // a table of times: the emulated device's untracked build, on every core
         request.emulate_without_gpu = false;  // decided by the caller, once for the whole table
         if (!emulated && o.ordinal >= 0) request.device = o.ordinal;
         return request;
@@ -101,7 +103,8 @@ BenchOutcome run_bench(const std::vector<BenchWorker>& workers, const BenchSetti
     bool first = true;
     for (const auto& file : o.files) {
         // A task with several bench sizes (softmax: short and long rows) gets a row for each.
-        const std::vector<std::string> sizes = o.size.empty() && o.image.empty() ? bench_sizes_of(file, emulated) : std::vector<std::string>{};
+        const std::vector<std::string> sizes =
+            o.size.empty() && o.image.empty() ? bench_sizes_of(file, emulated) : std::vector<std::string>{};
         for (size_t s = 0; s < std::max<size_t>(1, sizes.size()); ++s) {
             RunRequest request = request_for(file);
             if (sizes.size() > 1) request.inputs.size = sizes[s];
@@ -112,13 +115,15 @@ BenchOutcome run_bench(const std::vector<BenchWorker>& workers, const BenchSetti
             row.not_run = !ran;
             row.key = file + " #" + std::to_string(s + 1);  // a GPU's first bench size beside the emulated device's
             if (row.report.stage == Stage::device) outcome.device_problem = row.report.error;
-            if (gemm_file.empty() && row.report.spec && row.report.spec->task.cost.ceiling == CeilingKind::cublas) gemm_file = file;
+            if (gemm_file.empty() && row.report.spec && row.report.spec->task.cost.ceiling == CeilingKind::cublas)
+                gemm_file = file;
             rows.push_back(std::move(row));
         }
     }
     BenchSummary& summary = outcome.summary;
     std::vector<BenchRow> baselines;
-    if (!gemm_file.empty() && !o.no_cublas && emulated) summary.cublas_note = "cuBLAS rows need a GPU; this table ran on the emulated CPU device.";
+    if (!gemm_file.empty() && !o.no_cublas && emulated)
+        summary.cublas_note = "cuBLAS rows need a GPU; this table ran on the emulated CPU device.";
     if (!gemm_file.empty() && !o.no_cublas && !emulated && outcome.failure.empty()) {
         // cuBLAS at the first GEMM-like file's sizes, on that task's inputs.
         for (const Baseline baseline : {Baseline::cublas_fp32, Baseline::cublas_tf32}) {
@@ -139,7 +144,8 @@ BenchOutcome run_bench(const std::vector<BenchWorker>& workers, const BenchSetti
     for (auto& row : baselines) summary.rows.push_back(std::move(row));
     for (auto& row : rows) summary.rows.push_back(std::move(row));
     for (const BenchRow& row : summary.rows) {
-        if (row.report.ceiling.gbps > 0 && row.report.ceiling.kind == CeilingKind::copy) summary.copy_ceiling_gbps = row.report.ceiling.gbps;
+        if (row.report.ceiling.gbps > 0 && row.report.ceiling.kind == CeilingKind::copy)
+            summary.copy_ceiling_gbps = row.report.ceiling.gbps;
         if (row.report.ceiling.gbps > 0 && row.report.ceiling.kind == CeilingKind::read_only)
             summary.read_only_ceiling_gbps = row.report.ceiling.gbps;
         if (row.report.device) summary.device = row.report.device->name;
@@ -151,8 +157,10 @@ BenchOutcome run_bench(const std::vector<BenchWorker>& workers, const BenchSetti
 int bench_exit_code(const BenchOutcome& outcome) {
     int exit_code = outcome.failure.empty() ? kSuccess : kCudaError;
     for (const BenchRow& row : outcome.summary.rows) {
-        if (!row.report.ok()) exit_code = kCudaError;
-        else if (!row.report.check.passed && exit_code == kSuccess) exit_code = kCheckFailed;
+        if (!row.report.ok())
+            exit_code = kCudaError;
+        else if (!row.report.check.passed && exit_code == kSuccess)
+            exit_code = kCheckFailed;
     }
     return exit_code;
 }

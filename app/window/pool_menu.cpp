@@ -26,19 +26,21 @@ void draw_pool_menu(AppState& state) {
     }
     if (busy) ImGui::EndDisabled();
     if (pool.lent()) ImGui::TextDisabled("a sweep is using the pool");
-    if (pool.starting()) ImGui::TextDisabled("starting %s: each member comes up side by side...", pool.started_spec.c_str());
+    if (pool.starting())
+        ImGui::TextDisabled("starting %s: each member comes up side by side...", pool.started_spec.c_str());
     if (!pool.problem().empty()) ImGui::TextColored(palette::kFailText, "%s", pool.problem().c_str());
     if (const WorkerPool* started = pool.pool()) {
         const std::optional<size_t> group = pool.sweep_group();
         ImGui::Separator();
         const size_t workers = started->workers().size(), groups = started->groups().size();
-        ImGui::Text("%s: %zu worker%s in %zu group%s", pool.started_spec.c_str(), workers, workers == 1 ? "" : "s", groups,
-                    groups == 1 ? "" : "s");
+        ImGui::Text("%s: %zu worker%s in %zu group%s", pool.started_spec.c_str(), workers, workers == 1 ? "" : "s",
+                    groups, groups == 1 ? "" : "s");
         const std::vector<std::string> lines = pool_lines(*started, group ? static_cast<int>(*group) + 1 : 0);
         for (size_t i = 0; i < lines.size(); ++i) {
             if (i < started->groups().size()) {
                 // Choosing a group: the Sweep tab's next sweep runs on its workers.
-                if (ImGui::MenuItem(lines[i].c_str(), nullptr, group && *group == i, !pool.lent())) pool.chosen_group = static_cast<int>(i) + 1;
+                if (ImGui::MenuItem(lines[i].c_str(), nullptr, group && *group == i, !pool.lent()))
+                    pool.chosen_group = static_cast<int>(i) + 1;
             } else {
                 ImGui::TextColored(palette::kFailText, "%s", lines[i].c_str());
             }

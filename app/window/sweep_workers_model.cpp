@@ -38,16 +38,20 @@ std::vector<std::string> pool_lines(const WorkerPool& pool, int sweep_group) {
         for (const size_t worker : group.workers) {
             const std::string& where = pool.workers()[worker].where;
             auto place = std::find_if(places.begin(), places.end(), [&](const auto& p) { return p.first == where; });
-            if (place == places.end()) places.push_back({where, 1});
-            else ++place->second;
+            if (place == places.end())
+                places.push_back({where, 1});
+            else
+                ++place->second;
         }
         std::string text;
-        for (const auto& [where, n] : places) text += (text.empty() ? "" : ", ") + where + (n > 1 ? " x" + std::to_string(n) : "");
+        for (const auto& [where, n] : places)
+            text += (text.empty() ? "" : ", ") + where + (n > 1 ? " x" + std::to_string(n) : "");
         lines.push_back("group " + std::to_string(g + 1) + "  " + group_title(group) + "  " +
                         count(static_cast<int>(group.workers.size()), "worker") + ": " + text +
                         (static_cast<int>(g) + 1 == sweep_group ? "  (sweeps run here)" : ""));
     }
-    for (const PoolFailure& failure : pool.failures()) lines.push_back("failed  " + failure.member + ": " + failure.message);
+    for (const PoolFailure& failure : pool.failures())
+        lines.push_back("failed  " + failure.member + ": " + failure.message);
     return lines;
 }
 

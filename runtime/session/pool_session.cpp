@@ -101,7 +101,8 @@ bool PoolSession::update() {
 std::optional<size_t> PoolSession::sweep_group() const {
     if (!pool_ || pool_->groups().empty()) return std::nullopt;
     const auto& groups = pool_->groups();
-    if (chosen_group > 0 && static_cast<size_t>(chosen_group) <= groups.size()) return static_cast<size_t>(chosen_group) - 1;
+    if (chosen_group > 0 && static_cast<size_t>(chosen_group) <= groups.size())
+        return static_cast<size_t>(chosen_group) - 1;
     for (size_t i = 0; i < groups.size(); ++i)
         if (!groups[i].emulated) return i;
     return 0;

@@ -56,8 +56,8 @@ public:
     void give_back(std::vector<std::unique_ptr<WorkerClient>> clients);
     bool lent() const { return !lent_workers_.empty(); }
 
-    std::string spec;       // "local:2", "local,ssh:gpu-box": as --pool takes it
-    int chosen_group = 0;   // 1-based, as `kplay-cli devices --pool` numbers them; 0: choose
+    std::string spec;          // "local:2", "local,ssh:gpu-box": as --pool takes it
+    int chosen_group = 0;      // 1-based, as `kplay-cli devices --pool` numbers them; 0: choose
     std::string started_spec;  // the spec of the pool shown (or starting)
 
 private:
