@@ -192,3 +192,51 @@ TEST(BenchReport, TheDatasheetPeaksAreAColumnLabelledAsSuch) {
     EXPECT_EQ(format_bench_table(unknown).find("datasheet"), std::string::npos);
     EXPECT_TRUE(bench_json(unknown)["datasheet"].is_null());
 }
+
+// The table over device groups: a column per group, each row's cells at the header's offsets, each
+// group's percentages against its own ceilings, a failed cell's reason below the table, a group that
+// stopped and a member that never came up each a line; and the same as JSON.
+TEST(BenchReport, ColumnsPerGroupKeepTheirOwnCeilings) {
+    BenchColumn gpu{1, "H200 sm_90", "sm_90", "local GPU 0", sample(), {}, ""};
+    for (BenchRow& row : gpu.summary.rows) row.key = row.name;
+    BenchColumn cpu{2, "cpu (emulated)", "", "local", {}, {"worker 1 (local) dropped out after 1 row, so the rest run on worker 2 (local): gone"},
+                    "worker 2 (local) dropped out after 0 rows: gone too"};
+    cpu.summary.device = "Emulated CPU (2 worker threads)";
+    cpu.summary.emulated = true;
+    BenchRow gray{"kernels_src/grayscale/05_sixteen_pixels_uint4.cu", false, done("grayscale", 70.5, 0.1, 0, true)};
+    gray.key = gray.name;
+    gray.report.emulated = true;
+    cpu.summary.rows.push_back(gray);
+    BenchRow matmul{"kernels_src/matmul/04_2d_register_blocking.cu", false, {}, "kernels_src/matmul/04_2d_register_blocking.cu", true};
+    matmul.report.stage = Stage::worker;
+    matmul.report.error = "not run: gone too";
+    cpu.summary.rows.push_back(matmul);
+    const std::string table = format_bench_columns({gpu, cpu}, {{"ssh:gone", "ssh: Could not resolve hostname gone"}});
+    std::vector<std::string> lines;
+    for (size_t at = 0, end; (end = table.find('\n', at)) != std::string::npos; at = end + 1) lines.push_back(table.substr(at, end - at));
+    ASSERT_GE(lines.size(), 13u) << table;
+    EXPECT_EQ(lines[1].rfind("[1] H200 sm_90: NVIDIA H200 on local GPU 0; copy ceiling 4000 GB/s", 0), 0u) << table;
+    EXPECT_EQ(lines[2], "[2] cpu (emulated): Emulated CPU (2 worker threads) on local; emulated: CPU wall time, which says nothing about GPU speed");
+    EXPECT_EQ(lines[3].rfind("kernel ", 0), 0u) << table;
+    const size_t bar = lines[3].find(" | [2] cpu (emulated)");
+    ASSERT_NE(bar, std::string::npos) << table;
+    for (size_t i = 4; i < 10; ++i) EXPECT_EQ(lines[i].find(" | ", lines[i].find(" | ") + 3), bar) << lines[i];
+    EXPECT_NE(lines[7].find("90.0%  PASS  | "), std::string::npos) << table;              // the GPU's copy ceiling
+    EXPECT_NE(lines[7].find("0.1 GB/s       -  PASS"), std::string::npos) << table;       // none emulated
+    EXPECT_NE(lines[8].find("50.0%  FAIL  | not run"), std::string::npos) << table;        // the GPU's cuBLAS
+    EXPECT_NE(lines[9].find("FAILED at compile"), std::string::npos) << table;
+    EXPECT_NE(table.find("\n[1] matmul/broken.cu: FAILED at compile: 1 compile error\n"), std::string::npos) << table;
+    EXPECT_NE(table.find("\n[2] note: worker 1 (local) dropped out after 1 row"), std::string::npos) << table;
+    EXPECT_NE(table.find("\n[2] stopped: worker 2 (local) dropped out after 0 rows: gone too\n"), std::string::npos) << table;
+    EXPECT_NE(table.find("\nfailed  ssh:gone: ssh: Could not resolve hostname gone\n"), std::string::npos) << table;
+    EXPECT_EQ(table.find("not run: gone too"), std::string::npos) << "a row that never ran has no reason of its own";
+    const nlohmann::json json = bench_columns_json({gpu, cpu}, {{"ssh:gone", "gone"}});
+    ASSERT_EQ(json["groups"].size(), 2u);
+    EXPECT_EQ(json["groups"][0]["name"], "H200 sm_90");
+    EXPECT_EQ(json["groups"][0]["bench"]["rows"].size(), 5u);
+    EXPECT_DOUBLE_EQ(json["groups"][0]["bench"]["rows"][2]["percent"].get<double>(), 90.0);
+    EXPECT_TRUE(json["groups"][1]["arch"].is_null());
+    EXPECT_EQ(json["groups"][1]["failure"], "worker 2 (local) dropped out after 0 rows: gone too");
+    EXPECT_TRUE(json["groups"][1]["bench"]["rows"][1]["not_run"].get<bool>());
+    EXPECT_EQ(json["failed"][0]["member"], "ssh:gone");
+}

@@ -68,3 +68,13 @@ TEST(DeviceGroups, AWorkerWithNeitherAGpuNorTheEmulatedDeviceSaysWhy) {
         unusable_reason(query),
         "it has no GPU (libcuda.so.1 was not found) and no emulated device (no host compiler (g++ or clang++) found)");
 }
+
+// A column's title: the model without its vendor and the compute capability; the emulated device as such.
+TEST(DeviceGroups, TitlesNameTheModelAndItsArch) {
+    const std::vector<DeviceGroup> groups =
+        group_by_device({gpu("NVIDIA H200", 9, 0), emulated("Emulated CPU (2 worker threads)"), gpu("Tesla V100", 7, 0)});
+    ASSERT_EQ(groups.size(), 3u);
+    EXPECT_EQ(group_title(groups[0]), "H200 sm_90");
+    EXPECT_EQ(group_title(groups[1]), "cpu (emulated)");
+    EXPECT_EQ(group_title(groups[2]), "Tesla V100 sm_70");
+}

@@ -824,3 +824,85 @@ TEST(GuiWindow, WhoWroteEachPixelNamesTheWriterAndColoursTheBlocks) {
         }
     }
 }
+
+// --pool (as Device > Pool's Start): the Sweep tab's sweep runs on the pool's group, each of its two
+// workers takes points, and the tab shows each worker; a member that never came up is listed with the
+// pool; the workers go back to the pool once the sweep is over.
+TEST(GuiWindow, ASweepOverAPoolShowsEachWorker) {
+    if (const std::string why = why_no_display(); !why.empty()) GTEST_SKIP() << why;
+    kplay::test::TempDir dir;
+    const fs::path kernel = fs::path(KPLAY_TEST_DATA_DIR) / "sweep" / "wrong_when_fast.cu";
+    const fs::path shot = dir.path() / "pool.png";
+    const std::string failing = "cmd:" + std::string(KPLAY_TEST_FAKE_WORKER) + " --mode exit-at-start --always";
+    Window window(dir, {kernel.string(), "--pool", "local:2", "--pool", failing, "--tab", "sweep", "--sweep", "block_x=64..1024 step *2",
+                        "--screenshot", shot.string(), "--frames", "5"});
+    EXPECT_EQ(window.wait_exit(), 0);
+    const json state = window.state();
+    const json pool = state["pool"];
+    EXPECT_EQ(pool.value("started_spec", ""), "local:2," + failing) << pool.dump();
+    ASSERT_EQ(pool["groups"].size(), 1u) << pool.dump();
+    EXPECT_EQ(pool["groups"][0].value("title", ""), "cpu (emulated)");
+    EXPECT_EQ(pool["groups"][0]["workers"].size(), 2u);
+    ASSERT_EQ(pool["failed"].size(), 1u) << pool.dump();
+    EXPECT_EQ(pool["failed"][0].value("member", "").rfind("cmd:", 0), 0u);
+    EXPECT_EQ(pool.value("sweep_group", 0), 1);
+    EXPECT_FALSE(pool.value("lent", true)) << "the workers are back in the pool";
+    const json sweep = state["sweep"];
+    ASSERT_EQ(sweep.value("phase", ""), "done") << sweep.dump();
+    EXPECT_TRUE(sweep.value("on_pool", false));
+    ASSERT_EQ(sweep["workers"].size(), 2u) << sweep.dump();
+    int points = 0;
+    for (const json& worker : sweep["workers"]) {
+        EXPECT_GT(worker.value("points_run", 0), 0) << sweep.dump();
+        EXPECT_FALSE(worker.value("dropped", true));
+        points += worker.value("points_run", 0);
+    }
+    EXPECT_EQ(points, 5) << sweep.dump();
+    EXPECT_EQ(sweep.value("passed", 0), 3);
+    EXPECT_EQ(state.value("text_overflow_px", 1.0), 0.0);
+    // The pool's spec is kept for the next start of the window.
+    std::ifstream settings(dir.path() / "config" / "kplay" / "settings.json");
+    EXPECT_EQ(json::parse(settings).value("pool_spec", ""), "local:2," + failing);
+}
+
+// README's window line over a pool, as printed (from the checkout's root), with the screenshot hook to
+// end it: the sweep runs on the pool's two workers.
+TEST(GuiWindow, TheReadmePoolWindowLineRunsAsPrinted) {
+    if (const std::string why = why_no_display(); !why.empty()) GTEST_SKIP() << why;
+    const std::string readme = kplay::test::read_file(KPLAY_TEST_README);
+    const std::string prefix = "build/bin/kplay kernels_src/grayscale/01_seed_1d.cu --pool ";
+    const size_t at = readme.find(prefix);
+    ASSERT_NE(at, std::string::npos) << "README's window pool example";
+    const std::string line = readme.substr(at, readme.find('\n', at) - at);
+    EXPECT_EQ(line, prefix + "local:2 --tab sweep --sweep \"block_x=32..1024 step *2\"");
+    const fs::path root = kplay::test::kernels_dir().parent_path();
+    kplay::test::TempDir dir;
+    // The words as the shell splits them: the quoted items are one.
+    Window window(dir, {(root / "kernels_src/grayscale/01_seed_1d.cu").string(), "--pool", "local:2", "--tab", "sweep", "--sweep",
+                        "block_x=32..1024 step *2", "--screenshot", (dir.path() / "shot.png").string(), "--frames", "5"});
+    EXPECT_EQ(window.wait_exit(), 0);
+    const json sweep = window.state()["sweep"];
+    ASSERT_EQ(sweep.value("phase", ""), "done") << sweep.dump();
+    EXPECT_TRUE(sweep.value("on_pool", false));
+    ASSERT_EQ(sweep["workers"].size(), 2u) << sweep.dump();
+    EXPECT_GT(sweep["workers"][0].value("points_run", 0), 0) << sweep.dump();
+    EXPECT_GT(sweep["workers"][1].value("points_run", 0), 0) << sweep.dump();
+}
+
+// A window closed while its pool is still coming up (a member that never answers, as a Slurm queue or a
+// slow login) ends at once, and ends that member's command too, rather than waiting for --pool-timeout.
+TEST(GuiWindow, ClosingWhileAPoolStartsWaitsForNoOneAndLeavesNothingRunning) {
+    if (const std::string why = why_no_display(); !why.empty()) GTEST_SKIP() << why;
+    kplay::test::TempDir dir;
+    const std::string marker = "sleep 37." + std::to_string(getpid());  // a command no other test runs
+    const auto start = std::chrono::steady_clock::now();
+    Window window(dir, {"--pool", "cmd:" + marker, "--screenshot", (dir.path() / "shot.png").string(), "--frames", "3"});
+    EXPECT_EQ(window.wait_exit(), 0);
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 20.0);
+    const json pool = window.state()["pool"];
+    EXPECT_TRUE(pool.value("starting", false)) << pool.dump();
+    EXPECT_EQ(pool["groups"].size(), 0u);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    // "[s]leep": the pattern does not match the shell that runs pgrep, whose own command line holds it.
+    EXPECT_NE(run("pgrep -f '[s]" + marker.substr(1) + "' >/dev/null"), 0) << marker << " still runs";
+}

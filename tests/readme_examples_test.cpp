@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 #include "test_support.hpp"
 
@@ -291,4 +292,40 @@ TEST(ReadmeExamples, TheSweepPoolLineRunsAsPrinted) {
     // Six points, each run once: three on each worker (one point in flight on each, alike points).
     EXPECT_NE(output.find("6 taken up (0 pruned, 0 from the cache)"), std::string::npos) << output;
     EXPECT_NE(output.find("best: "), std::string::npos) << output;
+}
+
+// README's bench lines over device groups, as printed (from the checkout's root, the driver hidden as in
+// CI): --devices all is the emulated device's column here; --pool local:2 --group 1 --json its group.
+TEST(ReadmeExamples, TheBenchOverGroupsLinesRunAsPrinted) {
+    const std::string readme = kplay::test::read_file(KPLAY_TEST_README);
+    const std::string prefix = "build/bin/kplay-cli ";
+    auto line_of = [&](const std::string& start) {
+        const size_t at = readme.find(prefix + start);
+        if (at == std::string::npos) return std::string();
+        std::string line = readme.substr(at + prefix.size(), readme.find('\n', at) - at - prefix.size());
+        line = line.substr(0, line.find("  #"));
+        line.erase(line.find_last_not_of(' ') + 1);
+        return line;
+    };
+    const std::string all = line_of("bench kernels_src/grayscale/01_seed_1d.cu kernels_src/matmul/01_seed_naive.cu --devices");
+    EXPECT_EQ(all, "bench kernels_src/grayscale/01_seed_1d.cu kernels_src/matmul/01_seed_naive.cu --devices all");
+    const std::string group = line_of("bench kernels_src/vector_add/01_naive.cu --pool");
+    EXPECT_EQ(group, "bench kernels_src/vector_add/01_naive.cu --pool local:2 --group 1 --json");
+    kplay::test::TempDir dir;
+    const std::string root = kplay::test::kernels_dir().parent_path().string();
+    const auto [code, output] = run_cli(all, dir, root);
+    EXPECT_EQ(code, 0) << output;
+    for (const char* expected : {"bench on 1 device group: ", "[1] cpu (emulated): Emulated CPU", "| [1] cpu (emulated)\n",
+                                 "cuBLAS rows need a GPU", "2 checked launches each"})
+        EXPECT_NE(output.find(expected), std::string::npos) << expected << "\n" << output;
+    const size_t gray = output.find("\ngrayscale/01_seed_1d.cu ");
+    ASSERT_NE(gray, std::string::npos) << output;
+    EXPECT_EQ(output.substr(output.find('\n', gray + 1) - 4, 4), "PASS") << output;
+    const auto [json_code, json_output] = run_cli(group, dir, root);
+    EXPECT_EQ(json_code, 0) << json_output;
+    const nlohmann::json json = nlohmann::json::parse(json_output.substr(json_output.find('{')));
+    ASSERT_EQ(json["groups"].size(), 1u) << json_output;
+    EXPECT_EQ(json["groups"][0]["group"], 1);
+    EXPECT_EQ(json["groups"][0]["name"], "cpu (emulated)");
+    EXPECT_TRUE(json["groups"][0]["bench"]["rows"][0]["passed"].get<bool>()) << json_output;
 }

@@ -4,6 +4,7 @@
 
 #include <thread>
 
+#include "session/pool_session.hpp"
 #include "session/sweep_session.hpp"
 #include "kernel_file/source_scan.hpp"
 #include "test_support.hpp"
@@ -117,4 +118,53 @@ TEST(SweepSession, LaunchChangeCarriesTheBlockAndTheSweptSizes) {
     ASSERT_TRUE(change.block.has_value());
     EXPECT_EQ(*change.block, (std::array<int64_t, 3>{64, 1, 1}));
     EXPECT_EQ(change.sizes, (std::map<std::string, int64_t>{{"n", 2000}}));
+}
+
+// The window's pool below the GUI: started off the caller's thread, its group lent to a sweep that runs
+// on both workers, then given back, so a second sweep runs on the same workers; a spec that does not
+// parse is a message, and nothing starts.
+TEST(SweepSession, APoolSessionLendsItsGroupToASweepAndTakesItBack) {
+    // A sweep cache of its own, so that every point runs on a worker (and none comes from an earlier run).
+    test::TempDir cache;
+    const char* was = std::getenv("XDG_CACHE_HOME");
+    const std::string kept = was ? was : "";
+    setenv("XDG_CACHE_HOME", cache.path().c_str(), 1);
+    PoolOptions options;
+    options.base = emulated_worker();
+    PoolSession pool(options);
+    pool.spec = "local:2,nonsense:3";
+    EXPECT_FALSE(pool.start());
+    EXPECT_NE(pool.problem().find("nonsense"), std::string::npos) << pool.problem();
+    pool.spec = "local:2";
+    ASSERT_TRUE(pool.start());
+    EXPECT_TRUE(pool.starting());
+    for (int i = 0; i < 600 && !pool.update(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    ASSERT_NE(pool.pool(), nullptr);
+    ASSERT_EQ(pool.pool()->groups().size(), 1u) << pool.problem();
+    EXPECT_EQ(pool.sweep_group(), std::optional<size_t>(0));
+
+    SweepSession sweeps(emulated_worker());
+    const std::filesystem::path file = std::filesystem::path(KPLAY_TEST_DATA_DIR) / "sweep" / "fastest_at_256.cu";
+    sweeps.text = "block_x=64,128,256,512";
+    for (int round = 0; round < 2; ++round) {
+        std::optional<LentGroup> group = pool.lend_group();
+        ASSERT_TRUE(group.has_value());
+        EXPECT_TRUE(pool.lent());
+        EXPECT_FALSE(pool.lend_group().has_value()) << "lent once at a time";
+        SweepStart start = start_for(file, "");
+        start.devices = group->devices;
+        ASSERT_TRUE(sweeps.start(start, std::move(group->workers))) << sweeps.problem();
+        EXPECT_TRUE(sweeps.on_pool());
+        EXPECT_TRUE(sweeps.take_back_pool_workers().empty()) << "not while it runs";
+        run_to_end(sweeps);
+        ASSERT_EQ(sweeps.sweep()->workers().size(), 2u);
+        EXPECT_GT(sweeps.sweep()->workers()[0].points_run, 0);
+        EXPECT_GT(sweeps.sweep()->workers()[1].points_run, 0);
+        EXPECT_EQ(sweeps.sweep()->workers()[0].points_run + sweeps.sweep()->workers()[1].points_run, round == 0 ? 4 : 2);
+        pool.give_back(sweeps.take_back_pool_workers());
+        EXPECT_FALSE(pool.lent());
+        sweeps.text = "block_x=32,1024";  // the second round: other points, the same two workers
+    }
+    if (was) setenv("XDG_CACHE_HOME", kept.c_str(), 1);
+    else unsetenv("XDG_CACHE_HOME");
 }

@@ -15,6 +15,7 @@
 #include "session/debug_session.hpp"
 #include "image_views.hpp"
 #include "session/kernel_session.hpp"
+#include "session/pool_session.hpp"
 #include "session/sweep_session.hpp"
 #include "series_view.hpp"
 #include "writers_view.hpp"
@@ -89,6 +90,7 @@ struct AppState {
     KernelSession& session;
     ImageViews& views;
     SweepSession& sweeps;
+    PoolSession& pool;  // Device > Pool: several workers; a sweep runs on its chosen group
     SweepUiState sweep_ui;
     ViewTransform view;
     SeriesViewState series_view;  // the 1D output view's visible range

@@ -222,6 +222,17 @@ void set_up_state(AppState& state, const Look& look, const SavedSettings& saved,
     state.path_box = kernel.string();
 }
 
+// Device > Pool's spec as it was saved, or --pool's, which starts at once: a saved pool waits for Start
+// (it may log in over ssh or queue Slurm jobs).
+void start_pool(AppState& state, const WindowOptions& options, const SavedSettings& saved) {
+    state.pool.spec = saved.pool_spec;
+    state.pool.chosen_group = saved.pool_group;
+    if (options.pool.empty()) return;
+    state.pool.spec.clear();
+    for (const std::string& member : options.pool) state.pool.spec += (state.pool.spec.empty() ? "" : ",") + member;
+    if (!state.pool.start()) std::fprintf(stderr, "kplay: --pool: %s\n", state.pool.problem().c_str());
+}
+
 // Wakes the loop as soon as a save arrives (inotify) or a worker answers (its socket; a remote worker's
 // answer arrives in pieces and must be read promptly), so the window reacts without polling: idle, and
 // while a run is in flight, when it draws only a few frames a second (see the loop). The UI thread tells
@@ -367,8 +378,13 @@ int main(int argc, char** argv) {
     WorkerOptions sweep_options = worker;  // the same machine, local or remote
     sweep_options.run_timeout_s = options.timeout;
     SweepSession sweeps(sweep_options);  // a worker of its own, so the live runs never wait behind a sweep
-    AppState state{session, views, sweeps};
+    PoolOptions pool_options;
+    pool_options.base = sweep_options;
+    pool_options.base.remote.reset();  // each member says where its worker runs
+    PoolSession pool(pool_options);    // ends before the sweep session: lent workers end with the pool's thread
+    AppState state{session, views, sweeps, pool};
     set_up_state(state, look, saved, kernel);
+    start_pool(state, options, saved);
     TestHooks hooks(options.hooks, /*at_current_sizes=*/!options.size.empty());
     hooks.set_up(state);
 
@@ -383,6 +399,7 @@ int main(int argc, char** argv) {
         FrameMarks marks;
         marks.start = std::chrono::steady_clock::now();
         sweeps.update();
+        update_pool(state);
         hooks.before_update(state);
         hooks.debug_after_result(state);
         const bool updated = session.update();

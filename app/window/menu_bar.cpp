@@ -129,6 +129,8 @@ void draw_menu_bar(AppState& state, const std::vector<KeyPress>& presses) {
         }
         const auto& last = session.last();
         if (last && last->ceiling.gbps > 0) ImGui::TextDisabled("measured %s: %.0f GB/s", last->ceiling.name.c_str(), last->ceiling.gbps);
+        ImGui::Separator();
+        draw_pool_menu(state);
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Help")) {

@@ -24,6 +24,12 @@ void draw_images_panel(AppState& state);       // images_panel.cpp: input | outp
 void draw_inside_panel(AppState& state);       // inside_panel.cpp: source | PTX | SASS linked by line, resources
 void draw_sweep_panel(AppState& state);        // sweep_panel.cpp: the space, progress, plot, table, apply best
 void draw_debug_panel(AppState& state);        // debug_panel.cpp: one CUDA thread under gdb: line, locals, shared, Step
+void draw_pool_menu(AppState& state);          // pool_menu.cpp: Device > Pool: the spec, Start, its groups
+// pool_menu.cpp: a sweep of the open file as the Sweep tab's Start makes it: on the pool's chosen group
+// when a pool is up, else on the sweep's own worker. False (the reason in state.sweeps.problem()) if not.
+bool start_window_sweep(AppState& state, bool at_current_sizes);
+// pool_menu.cpp, per frame: takes in a pool that came up, and a finished sweep's workers back into it.
+void update_pool(AppState& state);
 // debug_panel.cpp: starts a debug run of the session's file at the Debug tab's block, thread and line.
 void start_debug_run(AppState& state);
 

@@ -32,6 +32,8 @@ SavedSettings load_settings() {
         settings.args = json.value("args", settings.args);
         settings.output_dir = json.value("output_dir", "");
         settings.find_fault_automatically = json.value("find_fault_automatically", false);
+        settings.pool_spec = json.value("pool_spec", "");
+        settings.pool_group = json.value("pool_group", 0);
     } catch (const nlohmann::json::exception&) {
         return SavedSettings{};
     }
@@ -44,7 +46,8 @@ void save_settings(const AppState& state, int window_w, int window_h) {
                            {"sizes", session.inputs.sizes},
                            {"left_width", state.left_width}, {"window_w", window_w}, {"window_h", window_h},
                            {"args", session.overrides.args}, {"output_dir", state.output_dir},
-                           {"find_fault_automatically", session.find_fault_automatically}};
+                           {"find_fault_automatically", session.find_fault_automatically},
+                           {"pool_spec", state.pool.spec}, {"pool_group", state.pool.chosen_group}};
     if (session.overrides.block) json["block"] = *session.overrides.block;
     if (session.overrides.grid) json["grid"] = *session.overrides.grid;
     if (session.overrides.smem) json["smem"] = *session.overrides.smem;

@@ -26,6 +26,8 @@ struct SavedSettings {
     int window_w = 1600, window_h = 1000;
     std::string output_dir;  // where Ctrl+S saves; empty: the folder kplay was started in
     bool find_fault_automatically = false;  // look for a GPU fault's line as soon as it comes
+    std::string pool_spec;  // Device > Pool's members, as --pool takes them (started only when asked)
+    int pool_group = 0;     // the group sweeps run on (1-based; 0: the first GPU group, else the first)
 };
 
 SavedSettings load_settings();  // defaults when absent or unreadable

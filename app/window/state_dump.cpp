@@ -54,6 +54,34 @@ nlohmann::json sweep_dump(const AppState& state) {
     dump["best_state"] = sweep->best() ? point_state_name(sweep->results()[*sweep->best()].state) : "";
     dump["plot"] = {{"kind", state.sweep_ui.plot_kind}, {"rect", state.sweep_ui.plot_rect}, {"plotted", state.sweep_ui.plotted},
                     {"hovered", state.sweep_ui.hovered}};
+    dump["on_pool"] = state.sweeps.on_pool();
+    nlohmann::json workers = nlohmann::json::array();
+    for (const SweepWorkerStatus& w : sweep->workers())
+        workers.push_back({{"name", w.name}, {"points_run", w.points_run}, {"confirm_runs", w.confirm_runs}, {"running", w.running},
+                           {"restarts", w.restarts}, {"dropped", w.dropped}, {"dropped_reason", w.dropped_reason}});
+    dump["workers"] = workers;
+    dump["notes"] = sweep->notes();
+    return dump;
+}
+
+// Device > Pool: the spec, whether it is starting, its groups and failures, the group sweeps run on.
+nlohmann::json pool_dump(const AppState& state) {
+    const PoolSession& pool = state.pool;
+    nlohmann::json dump = {{"spec", pool.spec}, {"started_spec", pool.started_spec}, {"starting", pool.starting()},
+                           {"problem", pool.problem()}, {"lent", pool.lent()}};
+    const std::optional<size_t> group = pool.sweep_group();
+    dump["sweep_group"] = group ? nlohmann::json(*group + 1) : nlohmann::json(nullptr);
+    nlohmann::json groups = nlohmann::json::array(), failed = nlohmann::json::array();
+    if (const WorkerPool* started = pool.pool()) {
+        for (const DeviceGroup& g : started->groups()) {
+            nlohmann::json where = nlohmann::json::array();
+            for (const size_t w : g.workers) where.push_back(started->workers()[w].where);
+            groups.push_back({{"title", group_title(g)}, {"name", g.name}, {"emulated", g.emulated}, {"workers", where}});
+        }
+        for (const PoolFailure& f : started->failures()) failed.push_back({{"member", f.member}, {"message", f.message}});
+    }
+    dump["groups"] = groups;
+    dump["failed"] = failed;
     return dump;
 }
 
@@ -186,6 +214,7 @@ void write_state_dump(const AppState& state, const std::filesystem::path& path) 
     }
     dump["right_tab"] = state.right_tab == 1 ? "inside" : state.right_tab == 2 ? "sweep" : state.right_tab == 3 ? "debug" : "output";
     dump["sweep"] = sweep_dump(state);
+    dump["pool"] = pool_dump(state);
     dump["debug"] = debug_dump(state.debug);
     if (state.session.client().remote()) {
         const RemoteStatus& link = state.session.client().remote_status();

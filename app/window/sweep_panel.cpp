@@ -9,6 +9,7 @@
 
 #include "panels.hpp"
 #include "plot_palette.hpp"
+#include "sweep_workers_model.hpp"
 #include "sweep/sweep_table.hpp"
 #include "wrapped_text.hpp"
 
@@ -52,6 +53,47 @@ size_t value_index(const SweepParam& param, const std::string& value) {
     return static_cast<size_t>(std::find(param.values.begin(), param.values.end(), value) - param.values.begin());
 }
 
+// Where the next sweep runs: the pool's chosen group, or the sweep's own worker.
+void draw_where(const AppState& state) {
+    const PoolSession& pool = state.pool;
+    const std::optional<size_t> group = pool.sweep_group();
+    if (pool.starting()) {
+        ImGui::TextDisabled("the pool %s is starting; until it is up, a sweep runs on a worker of its own", pool.started_spec.c_str());
+    } else if (group && pool.pool()) {
+        const DeviceGroup& g = pool.pool()->groups()[*group];
+        ImGui::TextDisabled("sweeps run on pool group %zu: %s, %zu worker%s (Device > Pool chooses)", *group + 1, group_title(g).c_str(),
+                            g.workers.size(), g.workers.size() == 1 ? "" : "s");
+    } else {
+        ImGui::TextDisabled("sweeps run on a worker of their own (Device > Pool spreads them over several)");
+    }
+}
+
+// A pool sweep's workers: what each ran, what it runs now, a worker replaced or dropped out; then the
+// sweep's notes ("worker 2 (gpu-box) dropped out after 7 points; its points go to the other 1").
+void draw_workers(AppState& state, const Sweep& sweep) {
+    const std::vector<WorkerRow> rows = worker_rows(sweep.workers());
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
+    if (ImGui::BeginTable("sweep_workers", 3, flags)) {
+        ImGui::TableSetupColumn("worker", ImGuiTableColumnFlags_WidthFixed, 170 * state.content_scale);
+        ImGui::TableSetupColumn("done", ImGuiTableColumnFlags_WidthFixed, 190 * state.content_scale);
+        ImGui::TableSetupColumn("now", ImGuiTableColumnFlags_WidthStretch);
+        ImGui::TableHeadersRow();
+        for (const WorkerRow& row : rows) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(row.name.c_str());
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(row.points.c_str());
+            ImGui::TableNextColumn();
+            if (row.dropped) ImGui::TextColored(kFailedText, "%s", row.now.c_str());
+            else if (row.busy) ImGui::TextColored(kPassText, "%s", row.now.c_str());
+            else ImGui::TextDisabled("%s", row.now.c_str());
+        }
+        ImGui::EndTable();
+    }
+    for (const std::string& note : sweep.notes()) wrapped_colored(kFailedText, "%s", note.c_str());
+}
+
 void draw_controls(AppState& state) {
     SweepSession& sweeps = state.sweeps;
     const bool running = sweeps.running();
@@ -76,7 +118,7 @@ void draw_controls(AppState& state) {
     } else {
         const bool can_start = !state.session.file().empty() && state.session.devices_known();
         if (!can_start) ImGui::BeginDisabled();
-        if (ImGui::Button("Start sweep", ImVec2(120 * scale, 0)) && sweeps.start(sweep_start_from(state.session, state.sweep_ui.at_current_sizes))) {
+        if (ImGui::Button("Start sweep", ImVec2(120 * scale, 0)) && start_window_sweep(state, state.sweep_ui.at_current_sizes)) {
             state.sweep_ui.x_param = 0;
             state.sweep_ui.y_param = sweeps.sweep()->target().space.params.size() >= 2 ? 1 : -1;
         }
@@ -85,6 +127,7 @@ void draw_controls(AppState& state) {
         if (ImGui::Button("Suggest")) sweeps.suggest(state.session.source(), state.session.spec());
     }
     ImGui::EndGroup();
+    draw_where(state);
 }
 
 void draw_progress(AppState& state, const Sweep& sweep) {
@@ -424,6 +467,7 @@ void draw_sweep_panel(AppState& state) {
         return;
     }
     draw_progress(state, *sweep);
+    if (sweeps.on_pool() || sweep->workers().size() > 1) draw_workers(state, *sweep);
     const float rest = ImGui::GetContentRegionAvail().y;
     draw_plot(state, *sweep, std::max(140.0f * state.content_scale, rest * 0.42f));
     draw_best(state, *sweep);

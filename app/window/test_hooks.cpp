@@ -44,10 +44,11 @@ void TestHooks::before_update(AppState& state) {
     const KernelSession& session = state.session;
     SweepSession& sweeps = state.sweeps;
     if (options_.sweep_items.empty() || session.results_received() == 0 || !session.devices_known()) return;
+    if (state.pool.starting()) return;  // --pool's sweep runs on the pool, once it is up
     // The items as the Sweep tab's box would hold them, then its Start.
     sweeps.text = options_.sweep_items;  // one line of ';'-separated items, as a kplay-sweep line reads
     state.sweep_ui.suggested_for = session.file();
-    if (sweeps.start(sweep_start_from(session, at_current_sizes_))) {
+    if (start_window_sweep(state, at_current_sizes_)) {
         state.sweep_ui.at_current_sizes = at_current_sizes_;
         state.sweep_ui.x_param = 0;
         state.sweep_ui.y_param = sweeps.sweep()->target().space.params.size() >= 2 ? 1 : -1;

@@ -22,6 +22,10 @@ std::optional<int> parse_window_options(int argc, char** argv, WindowOptions& op
     app.add_option("--remote-command", options.remote_command,
                    "Run kernels on a worker reached by this command (its stdin/stdout carry the protocol)")
         ->excludes(remote_option);
+    app.add_option("--pool", options.pool,
+                   "Start a pool of workers at once (as Device > Pool does; kplay-cli's --pool syntax: local, local:N, ssh:HOST, "
+                   "slurm[:PARTITION][ xN], cmd:COMMAND): the Sweep tab's sweeps run on its group")
+        ->allow_extra_args(false);
     app.add_flag("--emulated", options.emulated, "Run on the emulated CPU device even when there is a GPU");
     app.add_flag("--thorough", options.thorough, "Run on the emulated CPU device with AddressSanitizer and UBSan");
     TestHookOptions& hooks = options.hooks;

@@ -29,6 +29,7 @@ struct WindowOptions {
     std::string file, image, size;
     double timeout = 5;
     std::string remote, remote_command;
+    std::vector<std::string> pool;  // --pool: started at once, and sweeps run on its group
     bool emulated = false, thorough = false;
     TestHookOptions hooks;
 };

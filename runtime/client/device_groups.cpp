@@ -13,6 +13,13 @@ std::string unusable_reason(const DeviceQuery& query) {
     return "it has no GPU (" + query.problem() + ") and no emulated device (" + query.emulated.problem + ")";
 }
 
+std::string group_title(const DeviceGroup& group) {
+    if (group.emulated) return "cpu (emulated)";
+    std::string model = group.name;
+    if (model.rfind("NVIDIA ", 0) == 0) model.erase(0, 7);
+    return model + " sm_" + std::to_string(group.cc_major * 10 + group.cc_minor);
+}
+
 std::vector<DeviceGroup> group_by_device(const std::vector<WorkerDevice>& devices) {
     std::vector<DeviceGroup> groups;
     for (size_t i = 0; i < devices.size(); ++i) {

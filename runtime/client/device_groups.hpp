@@ -29,6 +29,10 @@ struct DeviceGroup {
     std::vector<size_t> workers;  // indices into the list the groups were made from, in its order
 };
 
+// A group's name in a column's width: the model without its vendor and the compute capability ("H200
+// sm_90"), or "cpu (emulated)".
+std::string group_title(const DeviceGroup& group);
+
 // Groups in the order their first worker appears. Two GPUs are alike when their names and compute
 // capabilities are; emulated devices are alike when their names are (the name holds its thread count).
 std::vector<DeviceGroup> group_by_device(const std::vector<WorkerDevice>& devices);

@@ -4,6 +4,7 @@
 // protocol version).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -21,6 +22,9 @@ struct PoolOptions {
     WorkerOptions base;           // every worker's limits, and the local workers' program
     std::string remote_worker;    // kplay-worker's path for ssh and Slurm; empty: remote_worker_path()
     double start_timeout_s = 60;  // a worker that has not answered by then is stopped and reported
+    // Once set, every start not yet over ends as at its deadline (srun stopped, its job cancelled): the
+    // window closing while a pool comes up. Null: never.
+    std::shared_ptr<std::atomic<bool>> cancel;
 };
 
 struct WorkerLaunch {

@@ -29,7 +29,7 @@ WorkerStart failed_start(const WorkerLaunch& launch, const std::string& why) {
 // Every launch at once, advanced without blocking in one loop on the caller's thread: a start is
 // mostly waiting (a login, an allocation, a worker's own start), so the slowest one sets the time,
 // not their sum. Threads would not do: a local worker dies with the thread that started it.
-std::vector<WorkerStart> start_all(const std::vector<WorkerLaunch>& launches, double timeout_s) {
+std::vector<WorkerStart> start_all(const std::vector<WorkerLaunch>& launches, double timeout_s, const std::atomic<bool>* cancel) {
     std::vector<std::pair<std::pair<size_t, size_t>, WorkerStart>> done;
     std::vector<Slot> slots;
     auto begin = [&](const WorkerLaunch& launch, size_t order, size_t gpu) {
@@ -41,6 +41,8 @@ std::vector<WorkerStart> start_all(const std::vector<WorkerLaunch>& launches, do
     };
     for (size_t i = 0; i < launches.size(); ++i) begin(launches[i], i, 0);
     while (!slots.empty()) {
+        if (cancel && cancel->load())
+            for (Slot& slot : slots) slot.starting.until = std::chrono::steady_clock::now();
         for (size_t i = 0; i < slots.size();) {
             std::optional<WorkerStart> outcome = advance_start(slots[i].starting);
             if (!outcome) {
@@ -84,7 +86,7 @@ std::vector<WorkerLaunch> launches_of_all(const std::vector<PoolMember>& members
 }  // namespace
 
 WorkerPool WorkerPool::start(const std::vector<PoolMember>& members, const PoolOptions& options) {
-    std::vector<WorkerStart> outcomes = start_all(launches_of_all(members, options), options.start_timeout_s);
+    std::vector<WorkerStart> outcomes = start_all(launches_of_all(members, options), options.start_timeout_s, options.cancel.get());
     WorkerPool pool;
     std::vector<WorkerDevice> devices;
     for (WorkerStart& outcome : outcomes) {
@@ -94,7 +96,7 @@ WorkerPool WorkerPool::start(const std::vector<PoolMember>& members, const PoolO
             continue;
         }
         devices.push_back(device_of(outcome.devices));
-        pool.workers_.push_back({outcome.member, outcome.where, devices.back(), std::move(outcome.client)});
+        pool.workers_.push_back({outcome.member, outcome.where, devices.back(), outcome.devices, std::move(outcome.client)});
     }
     pool.groups_ = group_by_device(devices);
     return pool;

@@ -25,6 +25,7 @@ struct PoolWorker {
     std::string member;   // the pool entry it came from ("slurm:gpu x4")
     std::string where;    // "local GPU 1", "gpu-box", "node17 (Slurm job 4242)"
     WorkerDevice device;  // where its runs go
+    DeviceQuery devices;  // what it answered when it came up (a sweep's target is made from it)
     std::unique_ptr<WorkerClient> client;
 };
 
@@ -51,6 +52,8 @@ public:
     // The worker's client, handed to its user (a sweep); the pool keeps its place, and still cancels the
     // Slurm job behind it at the end. Null once taken.
     std::unique_ptr<WorkerClient> take_client(size_t worker) { return std::move(workers_.at(worker).client); }
+    // A taken client back in its place once its user is done with it (a finished sweep).
+    void give_back(size_t worker, std::unique_ptr<WorkerClient> client) { workers_.at(worker).client = std::move(client); }
     // The groups' worker indices are into workers().
     const std::vector<DeviceGroup>& groups() const { return groups_; }
     const std::vector<PoolFailure>& failures() const { return failures_; }

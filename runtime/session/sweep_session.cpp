@@ -70,10 +70,25 @@ void SweepSession::suggest(const std::string& source, const std::optional<Kernel
     }
 }
 
-bool SweepSession::start(const SweepStart& start) {
+bool SweepSession::start(const SweepStart& start) { return start_on(start, {}); }
+
+bool SweepSession::start(const SweepStart& start, std::vector<SweepWorker> workers) {
+    if (workers.empty()) {
+        problem_ = "The pool's group has no worker to sweep on.";
+        return false;
+    }
+    return start_on(start, std::move(workers));
+}
+
+bool SweepSession::start_on(const SweepStart& start, std::vector<SweepWorker> pool_workers) {
     problem_.clear();
     notice_.clear();
     preview_.reset();
+    if (on_pool_ && sweep_ && !sweep_->finished()) {
+        problem_ = "A sweep is running.";
+        for (SweepWorker& worker : pool_workers) unused_pool_clients_.push_back(std::move(worker.client));
+        return false;
+    }
     try {
         SweepSpace space = parse_sweep_text(text);
         SweepOptions options;
@@ -87,15 +102,34 @@ bool SweepSession::start(const SweepStart& start) {
         base.repeat = start.repeat;
         base.inputs.seed = start.seed;
         base.rotate_inputs = true;
+        if (!pool_workers.empty()) {
+            // The last sweep's own worker is let go: this one runs on the pool's.
+            if (!on_pool_) sweep_.reset();
+            sweep_ = std::make_unique<Sweep>(std::move(target), base, options, std::move(pool_workers));
+            on_pool_ = true;
+            return true;
+        }
         // The last sweep's worker when it finished: its compiles, inputs and references are still in memory.
-        std::unique_ptr<WorkerClient> worker = sweep_ ? sweep_->release_worker() : nullptr;
+        std::unique_ptr<WorkerClient> worker = sweep_ && !on_pool_ ? sweep_->release_worker() : nullptr;
         if (!worker) worker = std::make_unique<WorkerClient>(options_);
         sweep_ = std::make_unique<Sweep>(std::move(target), base, options, std::move(worker));
+        on_pool_ = false;
     } catch (const InputError& error) {
         problem_ = error.what();
+        for (SweepWorker& worker : pool_workers) unused_pool_clients_.push_back(std::move(worker.client));
         return false;
     }
     return true;
+}
+
+std::vector<std::unique_ptr<WorkerClient>> SweepSession::take_back_pool_workers() {
+    if (!unused_pool_clients_.empty()) {
+        std::vector<std::unique_ptr<WorkerClient>> clients = std::move(unused_pool_clients_);
+        unused_pool_clients_.clear();
+        return clients;
+    }
+    if (!on_pool_ || !sweep_ || !sweep_->finished()) return {};
+    return sweep_->release_workers();
 }
 
 bool SweepSession::update() { return sweep_ && sweep_->update(); }

@@ -46,6 +46,11 @@ public:
     void suggest(const std::string& source, const std::optional<KernelSpec>& spec);
     // False (the reason in problem()) when the text, the file or the device does not allow a sweep.
     bool start(const SweepStart& start);
+    // The same on a pool's group: `workers` lent by PoolSession, which `start.devices` came from.
+    bool start(const SweepStart& start, std::vector<SweepWorker> workers);
+    // A pool sweep's workers, once it is over (empty before, and for a sweep on the window's own worker).
+    std::vector<std::unique_ptr<WorkerClient>> take_back_pool_workers();
+    bool on_pool() const { return on_pool_; }
     bool update();  // per frame; true when something changed
     void cancel();
     bool running() const { return sweep_ && !sweep_->finished(); }
@@ -67,8 +72,12 @@ public:
     int confirm_top = 3;
 
 private:
+    bool start_on(const SweepStart& start, std::vector<SweepWorker> pool_workers);
+
     WorkerOptions options_;
     std::unique_ptr<Sweep> sweep_;
+    bool on_pool_ = false;  // the sweep runs on a pool's workers, not on a worker of its own
+    std::vector<std::unique_ptr<WorkerClient>> unused_pool_clients_;  // lent for a sweep that did not start
     std::string problem_, notice_;
     std::string previewed_bytes_;  // the file as the preview read it
     std::optional<AnnotationEdit> preview_;

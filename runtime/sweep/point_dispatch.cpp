@@ -52,6 +52,7 @@ std::optional<DispatchedRun> PointDispatch::take(bool wait) {
             slot.runs.erase(run);
             SweepWorkerStatus& status = status_[i];
             status.running = slot.runs.empty() ? std::string() : slot.runs.front().label;
+            status.restarts = slot.client->restarts();
             // A run its client gave up on never ran: it counts for no worker.
             const bool ran =
                 done.result.failure != WorkerFailure::gave_up && done.result.failure != WorkerFailure::start_failed;

@@ -26,6 +26,7 @@ struct SweepWorkerStatus {
     std::string name;
     int points_run = 0;  // measuring runs it finished (confirm runs counted apart)
     int confirm_runs = 0;
+    int restarts = 0;      // its process was replaced (a crash, a sticky fault, a watchdog stop) this many times
     bool dropped = false;  // its client gave up: it takes no more points
     std::string dropped_reason;
     std::string running;  // the label of the point it runs now; empty when idle

@@ -320,6 +320,13 @@ pid_t Sweep::worker_pid(size_t worker) const {
     return client ? client->worker_pid() : 0;
 }
 
+std::vector<std::unique_ptr<WorkerClient>> Sweep::release_workers() {
+    std::vector<std::unique_ptr<WorkerClient>> clients;
+    if (!finished() || dispatch_.in_flight() > 0) return clients;
+    for (size_t i = 0; i < dispatch_.size(); ++i) clients.push_back(dispatch_.release(i));
+    return clients;
+}
+
 std::optional<size_t> Sweep::worker_of(size_t result_index) const {
     const auto found = ran_on_.find(result_index);
     if (found == ran_on_.end()) return std::nullopt;

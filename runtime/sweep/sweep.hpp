@@ -109,6 +109,9 @@ public:
     // The worker, handed on once the sweep is finished (null after a cancel, which stopped it); with
     // several, the first that is still up.
     std::unique_ptr<WorkerClient> release_worker();
+    // Every worker's client, in the order they were given (null where one was released already), once
+    // the sweep is over and none holds a run: a pool's group goes back to the pool for the next sweep.
+    std::vector<std::unique_ptr<WorkerClient>> release_workers();
 
 private:
     using Clock = std::chrono::steady_clock;

@@ -1,4 +1,5 @@
-// The bench table: kernels beside their ceilings (copy bandwidth, cuBLAS), as text and as JSON.
+// The bench table: kernels beside their ceilings (copy bandwidth, cuBLAS), as text and as JSON; for one
+// device, or with a column per device group (each judged by its own ceilings, never against another).
 //
 // Kept apart from the command so its layout and JSON are tested without a GPU.
 #pragma once
@@ -17,6 +18,10 @@ struct BenchRow {
     std::string name;        // the file as given, or the baseline's id (cublas-fp32, cublas-tf32)
     bool baseline = false;
     RunReport report;
+    // The same in every group's table for one kernel at one place in its task's bench sizes, whose
+    // texts differ between a GPU and the emulated device ("FILE #2"); empty: the name.
+    std::string key;
+    bool not_run = false;  // its group's workers had all dropped out before it: the report says why
 };
 
 struct BenchSummary {
@@ -44,5 +49,26 @@ double bench_datasheet_percent(const BenchSummary& summary, const BenchRow& row)
 // Fixed-width table; the same rows always give the same layout.
 std::string format_bench_table(const BenchSummary& summary);
 nlohmann::json bench_json(const BenchSummary& summary);
+
+// One device group's bench: a column of the table over several groups.
+struct BenchColumn {
+    int group = 0;      // its number as `devices --pool` shows it; 0: its place among the columns
+    std::string title;  // the model and compute capability, "H200 sm_90", or "cpu (emulated)"
+    std::string arch;   // "sm_90"; empty for the emulated device
+    std::string where;  // the worker it ran on ("local GPU 1", "gpu-box")
+    BenchSummary summary;
+    std::vector<std::string> notes;  // a worker that dropped out and where the rest ran
+    std::string failure;             // why the group stopped before its last row (the rows it ran stay); empty: it did not
+};
+
+// A member of the pool that never came up: no group to put it in.
+struct BenchAbsent {
+    std::string member, message;
+};
+
+// A row per kernel (matched by key) and a column per group: median, rate, percentage of the group's own
+// ceiling, check. No figure relates two columns.
+std::string format_bench_columns(const std::vector<BenchColumn>& columns, const std::vector<BenchAbsent>& absent);
+nlohmann::json bench_columns_json(const std::vector<BenchColumn>& columns, const std::vector<BenchAbsent>& absent);
 
 }  // namespace kplay

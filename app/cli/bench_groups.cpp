@@ -1,0 +1,89 @@
+// Starting the pool a bench runs over, choosing its groups, and running the bench on each in turn.
+#include "bench_groups.hpp"
+
+#include <algorithm>
+
+#include "client/pool_spec.hpp"
+#include "client/worker_pool.hpp"
+#include "exit_codes.hpp"
+
+namespace kplay::cli {
+
+namespace {
+
+// 5 (a run failed) outweighs 6 (a check failed), as in one table.
+int worse(int a, int b) {
+    if (a == kCudaError || b == kCudaError) return kCudaError;
+    return std::max(a, b);
+}
+
+BenchColumn column_of(int group, std::string title, std::string arch, std::string where, BenchOutcome outcome,
+                      const std::string& device) {
+    BenchColumn column;
+    if (outcome.summary.device.empty()) outcome.summary.device = device;  // no row reached the device
+    column.group = group;
+    column.title = std::move(title);
+    column.arch = std::move(arch);
+    column.where = std::move(where);
+    column.summary = std::move(outcome.summary);
+    column.notes = std::move(outcome.notes);
+    column.failure =
+        !outcome.device_problem.empty() ? "cannot benchmark: " + outcome.device_problem : std::move(outcome.failure);
+    return column;
+}
+
+}  // namespace
+
+BenchGroups bench_groups(const BenchGroupsRequest& request, const BenchSettings& settings) {
+    BenchGroups result;
+    const std::vector<PoolMember> members =
+        parse_pool(request.pool.specs.empty() ? std::vector<std::string>{"local"} : request.pool.specs);
+    WorkerPool pool = WorkerPool::start(members, pool_options(request.pool, request.base));
+    for (const PoolFailure& failure : pool.failures()) {
+        result.absent.push_back({failure.member, failure.message});
+        result.exit_code = kCudaError;
+    }
+    const std::vector<DeviceGroup>& groups = pool.groups();
+    std::vector<size_t> chosen;
+    if (request.group > 0) {
+        if (static_cast<size_t>(request.group) > groups.size()) {
+            result.usage_error = "--group " + std::to_string(request.group) + ": the pool has " +
+                                 std::to_string(groups.size()) + " group" + (groups.size() == 1 ? "" : "s") +
+                                 " (kplay-cli devices --pool numbers them)";
+            result.exit_code = kUsageError;
+            return result;
+        }
+        chosen.push_back(static_cast<size_t>(request.group) - 1);
+    } else {
+        for (size_t i = 0; i < groups.size(); ++i) chosen.push_back(i);
+    }
+    for (const size_t index : chosen) {
+        const DeviceGroup& group = groups[index];
+        std::vector<BenchWorker> workers;
+        for (const size_t worker : group.workers)
+            workers.push_back({pool.workers()[worker].where, &pool.client(worker)});
+        BenchOutcome outcome = run_bench(workers, settings, group.emulated);
+        result.exit_code =
+            worse(result.exit_code, outcome.device_problem.empty() ? bench_exit_code(outcome) : kCudaError);
+        result.columns.push_back(
+            column_of(static_cast<int>(index) + 1, group_title(group),
+                      group.emulated ? "" : "sm_" + std::to_string(group.cc_major * 10 + group.cc_minor),
+                      pool.workers()[group.workers.front()].where, std::move(outcome), group.name));
+    }
+    // Every local device: the emulated CPU device beside the GPUs, run by a GPU's worker (each has it).
+    const bool has_emulated =
+        std::any_of(groups.begin(), groups.end(), [](const DeviceGroup& g) { return g.emulated; });
+    if (request.every_local && !has_emulated && !groups.empty()) {
+        const size_t worker = groups.front().workers.front();
+        BenchOutcome outcome = run_bench({{pool.workers()[worker].where, &pool.client(worker)}}, settings, true);
+        result.exit_code =
+            worse(result.exit_code, outcome.device_problem.empty() ? bench_exit_code(outcome) : kCudaError);
+        result.columns.push_back(column_of(static_cast<int>(groups.size()) + 1, "cpu (emulated)", "",
+                                           pool.workers()[worker].where, std::move(outcome),
+                                           "the emulated CPU device"));
+    }
+    if (groups.empty() && result.exit_code == kSuccess) result.exit_code = kCudaError;
+    return result;
+}
+
+}  // namespace kplay::cli
