@@ -60,49 +60,45 @@ TEST(CompileSlots, CompilesInOneFolderRunSideBySideUpToTheLimit) {
     EXPECT_EQ(entered.folders, std::vector<std::string>{"/work"});  // entered once, joined by the others
 }
 
-TEST(CompileSlots, APchCompileRunsAlone) {
-    Entered entered;
-    CompileSlots slots(8, entered.enter());
-    std::promise<void> release_pch;
-    std::thread pch([&] {
-        const CompileSlots::Slot slot(slots, "/work", true);
-        release_pch.get_future().wait();
-    });
-    ASSERT_TRUE(eventually([&] { return slots.running() == 1; }));
-    std::atomic<bool> plain_ran{false};
-    std::thread plain([&] {
-        const CompileSlots::Slot slot(slots, "/work", false);
-        plain_ran = true;
-    });
-    std::this_thread::sleep_for(50ms);
-    EXPECT_FALSE(plain_ran);  // not beside the -pch compile
-    release_pch.set_value();
-    pch.join();
-    plain.join();
-    EXPECT_TRUE(plain_ran);
-    EXPECT_EQ(slots.most_running(), 1);
-}
-
-TEST(CompileSlots, AnotherFolderWaitsUntilTheRunningCompilesAreDone) {
-    Entered entered;
-    CompileSlots slots(8, entered.enter());
+// A compile (`first_folder`, `first_pch`) holds its slot; the second must not start until it is done.
+void expect_second_waits_for_first(CompileSlots& slots, const std::string& first_folder, bool first_pch,
+                                   const std::string& second_folder, bool second_pch) {
     std::promise<void> release_first;
     std::thread first([&] {
-        const CompileSlots::Slot slot(slots, "/a", false);
+        const CompileSlots::Slot slot(slots, first_folder, first_pch);
         release_first.get_future().wait();
     });
     ASSERT_TRUE(eventually([&] { return slots.running() == 1; }));
     std::atomic<bool> second_ran{false};
     std::thread second([&] {
-        const CompileSlots::Slot slot(slots, "/b", false);
+        const CompileSlots::Slot slot(slots, second_folder, second_pch);
         second_ran = true;
     });
     std::this_thread::sleep_for(50ms);
-    EXPECT_FALSE(second_ran);  // /a is the process's folder while its compile runs
+    EXPECT_FALSE(second_ran);
     release_first.set_value();
     first.join();
     second.join();
     EXPECT_TRUE(second_ran);
+    EXPECT_EQ(slots.most_running(), 1);
+}
+
+TEST(CompileSlots, APchCompileRunsAlone) {
+    Entered entered;
+    CompileSlots slots(8, entered.enter());
+    expect_second_waits_for_first(slots, "/work", true, "/work", false);
+}
+
+TEST(CompileSlots, APlainCompileIsNotJoinedByAPchOne) {
+    Entered entered;
+    CompileSlots slots(8, entered.enter());
+    expect_second_waits_for_first(slots, "/work", false, "/work", true);
+}
+
+TEST(CompileSlots, AnotherFolderWaitsUntilTheRunningCompilesAreDone) {
+    Entered entered;
+    CompileSlots slots(8, entered.enter());
+    expect_second_waits_for_first(slots, "/a", false, "/b", false);  // /a is the process's folder meanwhile
     EXPECT_EQ(entered.folders, (std::vector<std::string>{"/a", "/b"}));
 }
 
