@@ -3,6 +3,19 @@
 
 namespace kplay {
 
+namespace {
+
+// `report` without its view's arrays, made without copying them (MiB for an image and its map).
+RunReport numbers_of(RunReport& report) {
+    OutputView view = std::move(report.view);
+    RunReport numbers = report;
+    report.view = std::move(view);
+    numbers.view = OutputView{report.view.kind, report.view.buffer};
+    return numbers;
+}
+
+}  // namespace
+
 void ResultsOnScreen::fill_known_input(OutputView& view) const {
     if (shown_ && view.input.empty() && !view.input_identity.empty() &&
         view.input_identity == shown_->view.input_identity)
@@ -11,28 +24,27 @@ void ResultsOnScreen::fill_known_input(OutputView& view) const {
 
 void ResultsOnScreen::show_partial(RunReport report, const RunRequest& request) {
     shown_partial_ = false;
-    if (report.ok() && report.view.drawable()) {
-        shown_ = report;
-        shown_request_ = request;
-        stale_ = false;
-        shown_partial_ = true;
-        ++version_;
-    }
-    set_last(std::move(report));
+    if (!report.ok() || !report.view.drawable()) return set_last(std::move(report));
+    last_ = numbers_of(report);
+    shown_ = std::move(report);
+    shown_request_ = request;
+    stale_ = false;
+    shown_partial_ = true;
+    ++version_;
 }
 
 void ResultsOnScreen::show(RunReport report, const RunRequest& request, bool same_view) {
-    if (report.ok() && report.view.drawable()) {
-        shown_ = report;
-        shown_request_ = request;
-        stale_ = false;
-        shown_partial_ = false;
-        if (!same_view) ++version_;  // the same arrays: nothing to upload again
-    } else if (shown_) {
-        stale_ = true;  // keep the last good output visible, marked stale
-    }
-    set_last(std::move(report));
     last_request_ = request;
+    if (!report.ok() || !report.view.drawable()) {
+        if (shown_) stale_ = true;  // keep the last good output visible, marked stale
+        return set_last(std::move(report));
+    }
+    last_ = numbers_of(report);
+    shown_ = std::move(report);
+    shown_request_ = request;
+    stale_ = false;
+    shown_partial_ = false;
+    if (!same_view) ++version_;  // the same arrays: nothing to upload again
 }
 
 void ResultsOnScreen::set_last(RunReport report) {
