@@ -120,6 +120,9 @@ struct AppState {
     struct FrameParts {
         FrameStats take_in, draw, swap;
     } update_parts;
+    // From a worker's socket turning readable to the end of the frame's taking it in: how long an answer
+    // (or a progress message) waited for the loop.
+    FrameStats answer_waits;
     std::optional<double> launch_to_result_ms;  // from the process's start to the first result on screen (cold start)
     int frames_while_busy = 0;  // drawn while a run was in flight: the UI thread never waits on the worker
     std::vector<KernelEntry> kernels;

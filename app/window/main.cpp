@@ -10,8 +10,10 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <thread>
 
 #include "base/install_paths.hpp"
@@ -245,6 +247,9 @@ public:
               while (running_) {
                   pollfd watch[3] = {{fd, POLLIN, 0}, {worker_fd_.load(), POLLIN, 0}, {answer_fd_.load(), POLLIN, 0}};
                   if (::poll(watch, 3, 100) > 0) {
+                      int64_t none = 0;
+                      if ((watch[1].revents | watch[2].revents) & POLLIN)
+                          worker_ready_ns_.compare_exchange_strong(none, std::chrono::steady_clock::now().time_since_epoch().count());
                       glfwPostEmptyEvent();
                       std::this_thread::sleep_for(std::chrono::milliseconds(3));  // the loop drains it meanwhile
                   }
@@ -258,6 +263,13 @@ public:
         worker_fd_ = main_fd;
         answer_fd_ = answer_fd == main_fd ? -1 : answer_fd;
     }
+    // When a worker's socket was first seen readable since the last call (nothing when it was not): how
+    // long an answer waited for the loop is measured from there.
+    std::optional<std::chrono::steady_clock::time_point> take_worker_ready() {
+        const int64_t ns = worker_ready_ns_.exchange(0);
+        if (ns == 0) return std::nullopt;
+        return std::chrono::steady_clock::time_point(std::chrono::steady_clock::duration(ns));
+    }
     void stop() noexcept {
         running_ = false;
         if (thread_.joinable()) thread_.join();
@@ -266,6 +278,7 @@ public:
 private:
     std::atomic<bool> running_{true};
     std::atomic<int> worker_fd_{-1}, answer_fd_{-1};
+    std::atomic<int64_t> worker_ready_ns_{0};
     std::thread thread_;  // last: it starts once the flags above exist
 };
 
@@ -407,6 +420,8 @@ int main(int argc, char** argv) {
         hooks.drop_files(window, session, on_drop);
         open_dropped(state);
         marks.taken_in = std::chrono::steady_clock::now();
+        if (const auto ready = waker.take_worker_ready(); ready && updated)
+            state.answer_waits.add(std::chrono::duration<double, std::milli>(marks.taken_in - *ready).count());
         int width = 0, height = 0;
         render_frame(window, state, width, height);
         hooks.after_render(state, width, height);
