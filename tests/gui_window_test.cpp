@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,7 +40,9 @@ std::string why_no_display() {
 // One kplay window with its own config folder, driven from the test.
 class Window {
 public:
-    Window(const kplay::test::TempDir& dir, std::vector<std::string> args) : state_(dir.path() / "state.json") {
+    // `environment`: more NAME=VALUE entries (KPLAY_WORKER: another worker for the window and its pool's local members).
+    Window(const kplay::test::TempDir& dir, std::vector<std::string> args, const std::vector<std::string>& environment = {})
+        : state_(dir.path() / "state.json") {
         std::vector<std::string> env_strings;
         for (char** e = environ; *e; ++e) {
             const std::string entry = *e;
@@ -51,6 +54,7 @@ public:
         env_strings.push_back("XDG_CACHE_HOME=" + (dir.path() / "cache").string());
         // The same on every machine: the no-driver path (a GPU machine runs the engine in gpu tests).
         env_strings.push_back("KPLAY_CUDA_DRIVER=/nonexistent/libcuda.so.1");
+        env_strings.insert(env_strings.end(), environment.begin(), environment.end());
         std::vector<char*> envp;
         for (auto& e : env_strings) envp.push_back(e.data());
         envp.push_back(nullptr);
@@ -887,6 +891,57 @@ TEST(GuiWindow, TheReadmePoolWindowLineRunsAsPrinted) {
     ASSERT_EQ(sweep["workers"].size(), 2u) << sweep.dump();
     EXPECT_GT(sweep["workers"][0].value("points_run", 0), 0) << sweep.dump();
     EXPECT_GT(sweep["workers"][1].value("points_run", 0), 0) << sweep.dump();
+}
+
+// --compare (as the Compare tab's button): the file benched on each group of the pool, a fake GPU's
+// worker and the emulated device's, a column each against its own ceilings; the workers go back to the
+// pool, and nothing spills past the panel.
+TEST(GuiWindow, TheCompareTabBenchesTheFileOnEveryGroupOfThePool) {
+    if (const std::string why = why_no_display(); !why.empty()) GTEST_SKIP() << why;
+    kplay::test::TempDir dir;
+    const fs::path fake = dir.write("fake_gpu.sh", "#!/bin/sh\nexec '" + std::string(KPLAY_TEST_FAKE_WORKER) + "' --session --gpu \"$@\"\n");
+    ::chmod(fake.c_str(), 0755);
+    const std::string emulated = "cmd:env KPLAY_CUDA_DRIVER=/nonexistent/libcuda.so.1 '" + std::string(KPLAY_TEST_WORKER) + "' --stdio";
+    const fs::path kernel = kplay::test::kernels_dir() / "grayscale" / "01_seed_1d.cu";
+    Window window(dir, {kernel.string(), "--pool", "local:1", "--pool", emulated, "--compare", "--screenshot",
+                        (dir.path() / "compare.png").string(), "--frames", "5"},
+                  {"KPLAY_WORKER=" + fake.string()});
+    EXPECT_EQ(window.wait_exit(), 0);
+    const json state = window.state();
+    EXPECT_EQ(state.value("right_tab", ""), "compare");
+    const json compare = state["compare"];
+    EXPECT_FALSE(compare.value("running", true)) << compare.dump().substr(0, 2000);
+    EXPECT_EQ(compare.value("problem", "x"), "");
+    EXPECT_EQ(compare["titles"], json::array({"Fake GPU sm_90", "cpu (emulated)"})) << compare["titles"].dump();
+    const json groups = compare["table"]["groups"];
+    ASSERT_EQ(groups.size(), 2u) << compare.dump().substr(0, 2000);
+    EXPECT_EQ(groups[0].value("name", ""), "Fake GPU sm_90");
+    EXPECT_GT(groups[0]["bench"].value("copy_ceiling_gbps", 0.0), 0) << "the GPU group's own ceiling";
+    EXPECT_TRUE(groups[1]["bench"].value("emulated", false));
+    for (const json& group : groups) {
+        EXPECT_EQ(group.value("failure", "x"), "") << group.dump().substr(0, 1000);
+        ASSERT_EQ(group["bench"]["rows"].size(), 1u);
+        EXPECT_TRUE(group["bench"]["rows"][0].value("passed", false)) << group.dump().substr(0, 1000);
+    }
+    EXPECT_FALSE(state["pool"].value("lent", true)) << "the workers are back in the pool";
+    EXPECT_EQ(state.value("text_overflow_px", 1.0), 0.0);
+}
+
+// README's window compare line, as printed (from the checkout's root), with the screenshot hook to end it.
+TEST(GuiWindow, TheReadmeCompareWindowLineRunsAsPrinted) {
+    if (const std::string why = why_no_display(); !why.empty()) GTEST_SKIP() << why;
+    const std::string readme = kplay::test::read_file(KPLAY_TEST_README);
+    const std::string line = "build/bin/kplay kernels_src/grayscale/01_seed_1d.cu --pool local:2 --compare";
+    ASSERT_NE(readme.find("\n" + line + "\n"), std::string::npos) << "README's window compare example";
+    const fs::path root = kplay::test::kernels_dir().parent_path();
+    kplay::test::TempDir dir;
+    Window window(dir, {(root / "kernels_src/grayscale/01_seed_1d.cu").string(), "--pool", "local:2", "--compare",
+                        "--screenshot", (dir.path() / "shot.png").string(), "--frames", "5"});
+    EXPECT_EQ(window.wait_exit(), 0);
+    const json compare = window.state()["compare"];
+    EXPECT_EQ(compare["titles"], json::array({"cpu (emulated)"})) << compare.dump().substr(0, 2000);
+    ASSERT_EQ(compare["table"]["groups"].size(), 1u) << compare.dump().substr(0, 2000);
+    EXPECT_TRUE(compare["table"]["groups"][0]["bench"]["rows"][0].value("passed", false));
 }
 
 // A window closed while its pool is still coming up (a member that never answers, as a Slurm queue or a

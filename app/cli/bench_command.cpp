@@ -5,7 +5,7 @@
 #include <iostream>
 
 #include "bench_groups.hpp"
-#include "bench_runner.hpp"
+#include "bench/bench_runner.hpp"
 #include "client/worker_client.hpp"
 #include "commands.hpp"
 #include "exit_codes.hpp"
@@ -21,6 +21,7 @@ namespace {
 
 struct BenchOptionsCli {
     BenchSettings settings;
+    std::vector<std::string> inits;  // --init NAME=INIT, parsed into settings.init_overrides
     bool json = false;
     double timeout = 30;
     std::string device;
@@ -61,7 +62,7 @@ std::function<int()> add_bench_command(CLI::App& app) {
         "--size", s.size,
         "The sizes for every file (default: each task's bench size, e.g. grayscale 7680x4320 and matmul 4096x4096x4096 "
         "on a GPU, 1920x1080 and 512x512x512 emulated)");
-    command->add_option("--init", s.inits, "Fill an input another way, e.g. pixels=randint(0,255) (repeatable)");
+    command->add_option("--init", o->inits, "Fill an input another way, e.g. pixels=randint(0,255) (repeatable)");
     command->add_option("--warmup", s.warmup, "Untimed launches before timing")->check(CLI::Range(0, 1000));
     command->add_option("--repeat", s.repeat, "Timed launches (median reported)")->check(CLI::Range(1, 100000));
     command->add_option("--timeout", o->timeout, "Stop a kernel after this many seconds")->check(CLI::PositiveNumber);
@@ -87,6 +88,7 @@ std::function<int()> add_bench_command(CLI::App& app) {
         for (const char* name : {"--remote", "--remote-command"}) each->excludes(command->get_option(name));
     }
     return [o]() -> int {
+        for (const auto& init : o->inits) o->settings.init_overrides.insert(parse_assignment(init, "--init"));
         WorkerOptions options = worker_options(o->remote);
         options.run_timeout_s = o->timeout;
         if (o->group > 0 && o->pool.specs.empty()) {

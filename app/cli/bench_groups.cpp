@@ -17,21 +17,6 @@ int worse(int a, int b) {
     return std::max(a, b);
 }
 
-BenchColumn column_of(int group, std::string title, std::string arch, std::string where, BenchOutcome outcome,
-                      const std::string& device) {
-    BenchColumn column;
-    if (outcome.summary.device.empty()) outcome.summary.device = device;  // no row reached the device
-    column.group = group;
-    column.title = std::move(title);
-    column.arch = std::move(arch);
-    column.where = std::move(where);
-    column.summary = std::move(outcome.summary);
-    column.notes = std::move(outcome.notes);
-    column.failure =
-        !outcome.device_problem.empty() ? "cannot benchmark: " + outcome.device_problem : std::move(outcome.failure);
-    return column;
-}
-
 }  // namespace
 
 BenchGroups bench_groups(const BenchGroupsRequest& request, const BenchSettings& settings) {
@@ -65,10 +50,9 @@ BenchGroups bench_groups(const BenchGroupsRequest& request, const BenchSettings&
         BenchOutcome outcome = run_bench(workers, settings, group.emulated);
         result.exit_code =
             worse(result.exit_code, outcome.device_problem.empty() ? bench_exit_code(outcome) : kCudaError);
-        result.columns.push_back(
-            column_of(static_cast<int>(index) + 1, group_title(group),
-                      group.emulated ? "" : "sm_" + std::to_string(group.cc_major * 10 + group.cc_minor),
-                      pool.workers()[group.workers.front()].where, std::move(outcome), group.name));
+        result.columns.push_back(bench_column(static_cast<int>(index) + 1, group_title(group), group_arch(group),
+                                              pool.workers()[group.workers.front()].where, std::move(outcome),
+                                              group.name));
     }
     // Every local device: the emulated CPU device beside the GPUs, run by a GPU's worker (each has it).
     const bool has_emulated =
@@ -78,12 +62,23 @@ BenchGroups bench_groups(const BenchGroupsRequest& request, const BenchSettings&
         BenchOutcome outcome = run_bench({{pool.workers()[worker].where, &pool.client(worker)}}, settings, true);
         result.exit_code =
             worse(result.exit_code, outcome.device_problem.empty() ? bench_exit_code(outcome) : kCudaError);
-        result.columns.push_back(column_of(static_cast<int>(groups.size()) + 1, "cpu (emulated)", "",
+        result.columns.push_back(bench_column(static_cast<int>(groups.size()) + 1, "cpu (emulated)", "",
                                            pool.workers()[worker].where, std::move(outcome),
                                            "the emulated CPU device"));
     }
     if (groups.empty() && result.exit_code == kSuccess) result.exit_code = kCudaError;
     return result;
+}
+
+int bench_exit_code(const BenchOutcome& outcome) {
+    int exit_code = outcome.failure.empty() ? kSuccess : kCudaError;
+    for (const BenchRow& row : outcome.summary.rows) {
+        if (!row.report.ok())
+            exit_code = kCudaError;
+        else if (!row.report.check.passed && exit_code == kSuccess)
+            exit_code = kCheckFailed;
+    }
+    return exit_code;
 }
 
 }  // namespace kplay::cli

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "bench_runner.hpp"
+#include "bench/bench_runner.hpp"
 #include "remote_options.hpp"
 #include "values/bench_report.hpp"
 
@@ -26,5 +26,9 @@ struct BenchGroups {
 };
 
 BenchGroups bench_groups(const BenchGroupsRequest& request, const BenchSettings& settings);
+
+// Where a bench's exit status comes from: 5 when a row failed to run or the group stopped, 6 when a
+// check failed, else 0.
+int bench_exit_code(const BenchOutcome& outcome);
 
 }  // namespace kplay::cli

@@ -15,6 +15,7 @@
 #include "session/debug_session.hpp"
 #include "image_views.hpp"
 #include "session/kernel_session.hpp"
+#include "session/compare_session.hpp"
 #include "session/pool_session.hpp"
 #include "session/sweep_session.hpp"
 #include "series_view.hpp"
@@ -91,6 +92,7 @@ struct AppState {
     ImageViews& views;
     SweepSession& sweeps;
     PoolSession& pool;  // Device > Pool: several workers; a sweep runs on its chosen group
+    CompareSession& compare;  // the Compare tab: the file benched on every group of the pool
     SweepUiState sweep_ui;
     ViewTransform view;
     SeriesViewState series_view;  // the 1D output view's visible range
@@ -102,7 +104,7 @@ struct AppState {
     std::string output_dir;  // where Ctrl+S saves the output PNG: shown and changeable in the File menu
     std::string font;        // the font file drawn with (empty: ImGui's bitmap font), as the log names it
     ImFont* code_font = nullptr;  // monospace, for listings (null: the text font)
-    int right_tab = 0;            // 0: the output views, 1: Inside (source | PTX | SASS), 2: Sweep, 3: Debug
+    int right_tab = 0;  // 0: the output views, 1: Inside (source | PTX | SASS), 2: Sweep, 3: Debug, 4: Compare
     int requested_tab = -1;       // a tab to switch to on the next frame (Find the line, the --tab option)
     InsideState inside;
     DebugUiState debug;

@@ -109,15 +109,16 @@ void draw_layout(AppState& state, int width, int height) {
     ImGui::BeginChild("right", ImVec2(0, full_height), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     // The output views, or inside the kernel (source | PTX | SASS).
     if (ImGui::BeginTabBar("right_tabs")) {
-        const char* names[] = {"Output", "Inside", "Sweep", "Debug"};
-        for (int tab = 0; tab < 4; ++tab) {
+        const char* names[] = {"Output", "Inside", "Sweep", "Debug", "Compare"};
+        for (int tab = 0; tab < 5; ++tab) {
             const ImGuiTabItemFlags flags = state.requested_tab == tab ? ImGuiTabItemFlags_SetSelected : 0;
             if (ImGui::BeginTabItem(names[tab], nullptr, flags)) {
                 state.right_tab = tab;
                 if (tab == 0) draw_images_panel(state);
                 else if (tab == 1) draw_inside_panel(state);
                 else if (tab == 2) draw_sweep_panel(state);
-                else draw_debug_panel(state);
+                else if (tab == 3) draw_debug_panel(state);
+                else draw_compare_panel(state);
                 ImGui::EndTabItem();
             }
         }
@@ -395,7 +396,8 @@ int main(int argc, char** argv) {
     pool_options.base = sweep_options;
     pool_options.base.remote.reset();  // each member says where its worker runs
     PoolSession pool(pool_options);    // ends before the sweep session: lent workers end with the pool's thread
-    AppState state{session, views, sweeps, pool};
+    CompareSession compare;  // ends before the pool, whose workers it may still hold
+    AppState state{session, views, sweeps, pool, compare};
     set_up_state(state, look, saved, kernel);
     start_pool(state, options, saved);
     TestHooks hooks(options.hooks, /*at_current_sizes=*/!options.size.empty());
@@ -413,8 +415,10 @@ int main(int argc, char** argv) {
         marks.start = std::chrono::steady_clock::now();
         sweeps.update();
         update_pool(state);
+        update_compare(state);
         hooks.before_update(state);
         hooks.debug_after_result(state);
+        hooks.compare_after_result(state);
         const bool updated = session.update();
         if (updated) update_title(window, session);
         hooks.drop_files(window, session, on_drop);

@@ -25,6 +25,12 @@ void draw_inside_panel(AppState& state);       // inside_panel.cpp: source | PTX
 void draw_sweep_panel(AppState& state);        // sweep_panel.cpp: the space, progress, plot, table, apply best
 void draw_debug_panel(AppState& state);        // debug_panel.cpp: one CUDA thread under gdb: line, locals, shared, Step
 void draw_pool_menu(AppState& state);          // pool_menu.cpp: Device > Pool: the spec, Start, its groups
+void draw_compare_panel(AppState& state);      // compare_panel.cpp: the file on every pool group, a column each
+// compare_panel.cpp: the Compare tab's start, over every group of the pool; false (the reason in
+// state.compare.problem()) if it cannot start. Opens the tab.
+bool start_window_compare(AppState& state);
+// compare_panel.cpp, per frame: takes in the groups benched, and the workers back into the pool at the end.
+void update_compare(AppState& state);
 // pool_menu.cpp: a sweep of the open file as the Sweep tab's Start makes it: on the pool's chosen group
 // when a pool is up, else on the sweep's own worker. False (the reason in state.sweeps.problem()) if not.
 bool start_window_sweep(AppState& state, bool at_current_sizes);

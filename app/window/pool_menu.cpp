@@ -1,5 +1,5 @@
 // Device > Pool: the pool's members typed as --pool takes them, Start and Stop, its groups and the
-// members that did not come up, and the group the Sweep tab's sweeps run on. Also the glue that lends
+// members that did not come up, the group the Sweep tab's sweeps run on, and the compare across them all. Also the glue that lends
 // that group's workers to a sweep and takes them back when it is over.
 #include <imgui.h>
 #include <imgui_stdlib.h>
@@ -46,6 +46,10 @@ void draw_pool_menu(AppState& state) {
             }
         }
         ImGui::TextDisabled("the Sweep tab's sweeps run on the checked group; times are never compared across groups");
+        // Every group at once, a column each in the Compare tab.
+        if (ImGui::MenuItem("Compare across the pool's groups", nullptr, false, !pool.lent() && !state.compare.running()) &&
+            !start_window_compare(state))
+            state.say(state.compare.problem());
     }
     ImGui::EndMenu();
 }

@@ -213,9 +213,14 @@ void write_state_dump(const AppState& state, const std::filesystem::path& path) 
         dump["view"]["bars"] = state.bars_rect;
         dump["view"]["bars_hovered"] = state.bars_hovered;
     }
-    dump["right_tab"] = state.right_tab == 1 ? "inside" : state.right_tab == 2 ? "sweep" : state.right_tab == 3 ? "debug" : "output";
+    dump["right_tab"] = state.right_tab == 1 ? "inside" : state.right_tab == 2 ? "sweep" : state.right_tab == 3 ? "debug" : state.right_tab == 4 ? "compare" : "output";
     dump["sweep"] = sweep_dump(state);
     dump["pool"] = pool_dump(state);
+    // The Compare tab: the same JSON as kplay-cli bench --pool --json, for the groups finished so far.
+    dump["compare"] = {{"running", state.compare.running()},
+                       {"problem", state.compare.problem()},
+                       {"titles", state.compare.titles()},
+                       {"table", bench_columns_json(state.compare.columns(), {})}};
     dump["debug"] = debug_dump(state.debug);
     if (state.session.client().remote()) {
         const RemoteStatus& link = state.session.client().remote_status();

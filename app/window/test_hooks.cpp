@@ -21,6 +21,7 @@ void TestHooks::set_up(AppState& state) const {
     if (options_.tab == "inside") state.requested_tab = 1;
     if (options_.tab == "sweep") state.requested_tab = 2;
     if (options_.tab == "debug") state.requested_tab = 3;
+    if (options_.tab == "compare") state.requested_tab = 4;
     state.inside.selected_line = std::max(0, options_.select_line);
     state.inside.scroll_pending = options_.select_line > 0;
     if (options_.diff_against == "previous")
@@ -56,6 +57,12 @@ void TestHooks::before_update(AppState& state) {
         std::fprintf(stderr, "kplay: --sweep: %s\n", sweeps.problem().c_str());
     }
     options_.sweep_items.clear();
+}
+
+void TestHooks::compare_after_result(AppState& state) {
+    if (!options_.compare || state.session.results_received() == 0 || state.pool.starting()) return;
+    if (!start_window_compare(state)) std::fprintf(stderr, "kplay: --compare: %s\n", state.compare.problem().c_str());
+    options_.compare = false;
 }
 
 void TestHooks::debug_after_result(AppState& state) {
@@ -103,7 +110,8 @@ void TestHooks::after_render(AppState& state, int width, int height) {
     const bool settled = session.results_received() > 0 && !session.inspector().busy() &&
                          !session.finding_fault_line() && !session.profiling() &&
                          !(options_.profile && session.can_profile()) && !state.sweeps.running() &&
-                         options_.sweep_items.empty() && options_.test_debug.empty() &&
+                         options_.sweep_items.empty() && options_.test_debug.empty() && !options_.compare &&
+                         !state.compare.running() &&
                          !(debug_pending_ && (state.debug.work.running() || state.debug.steps_requested > 0)) &&
                          !(session.showing_writers() &&
                            (session.mapping_writers() || (!session.writer_map() && session.writers_problem().empty())));

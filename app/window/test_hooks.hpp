@@ -22,6 +22,9 @@ public:
     // Before the session's update: --sweep, as the Sweep tab's Start, once the first result and the
     // devices are in.
     void before_update(AppState& state);
+    // Before the session's update: --compare, as the Compare tab's button, once the first result is in and
+    // the pool is up.
+    void compare_after_result(AppState& state);
     // Before the session's update: --test-debug, as the Debug tab's Run to line, once the first result is in.
     void debug_after_result(AppState& state);
     // After the session's update: --test-drop, through the callback GLFW calls for a real drop.

@@ -35,11 +35,15 @@ std::optional<int> parse_window_options(int argc, char** argv, WindowOptions& op
                    "Frames to render after the first result before the screenshot");
     app.add_option("--dump-state", hooks.dump_state,
                    "Keep writing what the window shows as JSON to this file (and at exit)");
-    app.add_option("--tab", hooks.tab, "Open this tab on the right: output, inside (source | PTX | SASS), sweep or debug")
-        ->check(CLI::IsMember({"output", "inside", "sweep", "debug"}));
+    app.add_option("--tab", hooks.tab,
+                   "Open this tab on the right: output, inside (source | PTX | SASS), sweep, debug or compare")
+        ->check(CLI::IsMember({"output", "inside", "sweep", "debug", "compare"}));
     app.add_option("--sweep", hooks.sweep_items,
                    "Start a sweep of the file after its first result, over these items (as a kplay-sweep line: "
                    "\"block_x=32..1024 step *2; restrict ...\"), as the Sweep tab's Start does");
+    app.add_flag("--compare", hooks.compare,
+                 "With --pool: bench the file on every group of the pool once it is up and the first result is in, a "
+                 "column per group in the Compare tab (as its Compare button does)");
     app.add_option("--select-line", hooks.select_line,
                    "Select this source line in the Inside tab, as a click would (its PTX and SASS light up)");
     app.add_option("--diff-against", hooks.diff_against,

@@ -13,8 +13,9 @@ struct TestHookOptions {
     std::string screenshot;  // the window as PNG, `frames_after_result` frames after the results settle; then exit
     int frames_after_result = 10;
     std::string dump_state;               // what the window shows, as JSON, kept up to date
-    std::string tab;                      // the tab opened on the right: output, inside or sweep
+    std::string tab;                      // the tab opened on the right: output, inside, sweep, debug or compare
     std::string sweep_items;              // a sweep started after the first result (a kplay-sweep line's items)
+    bool compare = false;                 // the compare across the pool's groups, once the pool is up
     int select_line = 0;                  // the source line selected in the Inside tab (0: none)
     std::string diff_against;             // the Inside tab's diff: "previous" or a run number
     bool find_fault = false;              // look for a GPU fault's line at once

@@ -52,7 +52,7 @@ void PoolSession::keep(std::shared_ptr<Shared> shared, PoolOptions options) {
 
 bool PoolSession::start() {
     if (lent()) {
-        problem_ = "A sweep is using the pool; cancel it or let it finish first.";
+        problem_ = "A sweep or a compare is using the pool; cancel it or let it finish first.";
         return false;
     }
     std::vector<PoolMember> members;
@@ -111,17 +111,29 @@ std::optional<size_t> PoolSession::sweep_group() const {
 std::optional<LentGroup> PoolSession::lend_group() {
     const std::optional<size_t> group = sweep_group();
     if (!group || lent()) return std::nullopt;
+    LentGroup lent = lend(*group);
+    if (lent.workers.empty()) return std::nullopt;
+    return lent;
+}
+
+std::vector<LentGroup> PoolSession::lend_all_groups() {
+    std::vector<LentGroup> groups;
+    if (!pool_ || lent()) return groups;
+    for (size_t group = 0; group < pool_->groups().size(); ++group) groups.push_back(lend(group));
+    return groups;
+}
+
+LentGroup PoolSession::lend(size_t group) {
     LentGroup lent;
-    lent.group = *group;
-    lent.emulated = pool_->groups()[*group].emulated;
-    for (const size_t worker : pool_->groups()[*group].workers) {
+    lent.group = group;
+    lent.emulated = pool_->groups()[group].emulated;
+    for (const size_t worker : pool_->groups()[group].workers) {
         std::unique_ptr<WorkerClient> client = pool_->take_client(worker);
         if (!client) continue;  // still with an earlier sweep that could not hand it back
         if (lent.workers.empty()) lent.devices = pool_->workers()[worker].devices;
         lent.workers.push_back(SweepWorker{pool_->workers()[worker].where, std::move(client)});
         lent_workers_.push_back(worker);
     }
-    if (lent.workers.empty()) return std::nullopt;
     return lent;
 }
 

@@ -53,6 +53,9 @@ public:
     // The sweep group's workers, taken out of the pool until give_back; nothing when there is no group
     // or they are lent already.
     std::optional<LentGroup> lend_group();
+    // Every group's workers, group after group (for a compare across the groups), taken out of the pool
+    // until give_back, which takes them in the same order; empty when there is no pool or they are lent.
+    std::vector<LentGroup> lend_all_groups();
     void give_back(std::vector<std::unique_ptr<WorkerClient>> clients);
     bool lent() const { return !lent_workers_.empty(); }
 
@@ -75,6 +78,7 @@ private:
     };
     // The keeper thread: starts each pool asked for, ends each retired one, until the session is done.
     static void keep(std::shared_ptr<Shared> shared, PoolOptions options);
+    LentGroup lend(size_t group);  // the group's workers still in the pool, noted as lent
 
     std::unique_ptr<WorkerPool> pool_;
     std::string problem_;

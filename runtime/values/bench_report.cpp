@@ -250,32 +250,56 @@ std::string row_label(const std::vector<BenchColumn>& columns, const std::string
     return label;
 }
 
-std::string cell_text(const BenchColumn& column, const BenchRow* row) {
-    char cell[160];
-    // No row: the group has no such row (cuBLAS on the emulated device, a GPU's second bench size).
-    if (!row || row->not_run) std::snprintf(cell, sizeof cell, "%-*s", kCellWidth, row ? "not run" : "-");
-    else if (!row->report.ok())
-        std::snprintf(cell, sizeof cell, "%-*s", kCellWidth, ("FAILED at " + std::string(stage_name(row->report.stage))).c_str());
-    else
-        std::snprintf(cell, sizeof cell, "%10.4f %14s %7s  %-5s", row->report.kernel_ms.median, throughput(row->report).c_str(),
-                      percent_text(column.summary, *row).c_str(), row->report.check.passed ? "PASS" : "FAIL");
+BenchCell cell_of(const BenchColumn& column, const BenchRow* row) {
+    BenchCell cell;
+    if (!row) return cell;
+    if (row->not_run) {
+        cell.state = BenchCell::State::not_run;
+    } else if (!row->report.ok()) {
+        cell.state = BenchCell::State::failed;
+        cell.failure = "FAILED at " + std::string(stage_name(row->report.stage)) + ": " + first_line(row->report.error);
+    } else {
+        cell.state = BenchCell::State::ran;
+        cell.median_ms = row->report.kernel_ms.median;
+        cell.throughput = throughput(row->report);
+        cell.percent = percent_text(column.summary, *row);
+        cell.passed = row->report.check.passed;
+    }
     return cell;
+}
+
+std::string cell_text(const BenchColumn& column, const BenchRow* row) {
+    char text[160];
+    const BenchCell cell = cell_of(column, row);
+    // Absent: the group has no such row (cuBLAS on the emulated device, a GPU's second bench size).
+    if (cell.state == BenchCell::State::absent || cell.state == BenchCell::State::not_run)
+        std::snprintf(text, sizeof text, "%-*s", kCellWidth, row ? "not run" : "-");
+    else if (cell.state == BenchCell::State::failed)
+        std::snprintf(text, sizeof text, "%-*s", kCellWidth, ("FAILED at " + std::string(stage_name(row->report.stage))).c_str());
+    else
+        std::snprintf(text, sizeof text, "%10.4f %14s %7s  %-5s", cell.median_ms, cell.throughput.c_str(), cell.percent.c_str(),
+                      cell.passed ? "PASS" : "FAIL");
+    return text;
 }
 
 std::string group_tag(const std::vector<BenchColumn>& columns, size_t index) {
     return "[" + std::to_string(columns[index].group > 0 ? columns[index].group : static_cast<int>(index) + 1) + "]";
 }
 
-// "[1] H200 sm_90: NVIDIA H200 on local GPU 0; copy ceiling 4176 GB/s ...", and its note.
-std::string column_header(const std::vector<BenchColumn>& columns, size_t index) {
-    const BenchColumn& column = columns[index];
+// "H200 sm_90: NVIDIA H200 on local GPU 0; copy ceiling 4176 GB/s ...", and its note.
+std::string column_heading(const BenchColumn& column) {
     const BenchSummary& summary = column.summary;
-    std::string out = group_tag(columns, index) + " " + column.title + ": " + (summary.device.empty() ? "(no answer)" : summary.device);
+    std::string out = column.title + ": " + (summary.device.empty() ? "(no answer)" : summary.device);
     if (!column.where.empty()) out += " on " + column.where;
     if (summary.emulated) out += "; emulated: CPU wall time, which says nothing about GPU speed";
     out += ceilings_text(summary) + "\n";
     if (!summary.cublas_note.empty()) out += "    note: " + summary.cublas_note + "\n";
     return out;
+}
+
+// "[1] H200 sm_90: ...".
+std::string column_header(const std::vector<BenchColumn>& columns, size_t index) {
+    return group_tag(columns, index) + " " + column_heading(columns[index]);
 }
 
 }  // namespace
@@ -348,5 +372,17 @@ nlohmann::json bench_columns_json(const std::vector<BenchColumn>& columns, const
     for (const BenchAbsent& member : absent) failed.push_back({{"member", member.member}, {"message", member.message}});
     return {{"schema", 1}, {"groups", groups}, {"failed", failed}};
 }
+
+std::vector<BenchGridRow> bench_grid(const std::vector<BenchColumn>& columns) {
+    std::vector<BenchGridRow> grid;
+    for (const std::string& key : row_keys(columns)) {
+        BenchGridRow row{row_label(columns, key), {}};
+        for (const BenchColumn& column : columns) row.cells.push_back(cell_of(column, row_with(column, key)));
+        grid.push_back(std::move(row));
+    }
+    return grid;
+}
+
+std::string bench_column_heading(const BenchColumn& column) { return column_heading(column); }
 
 }  // namespace kplay

@@ -69,6 +69,26 @@ struct BenchAbsent {
 // A row per kernel (matched by key) and a column per group: median, rate, percentage of the group's own
 // ceiling, check. No figure relates two columns.
 std::string format_bench_columns(const std::vector<BenchColumn>& columns, const std::vector<BenchAbsent>& absent);
+
+// The same table as values, for a view that lays it out itself (the window's compare): a row per kernel,
+// a cell per group. The figures are the ones the text shows; none relates two columns.
+struct BenchCell {
+    enum class State { absent, not_run, failed, ran };
+    State state = State::absent;  // absent: the group has no such row (cuBLAS on the emulated device)
+    double median_ms = 0;
+    std::string throughput;  // "812.4 GB/s", "10.3 TFLOP/s"
+    std::string percent;     // "71.2%" of this group's own ceiling, "-" where none applies
+    bool passed = false;
+    std::string failure;  // failed: "FAILED at compile: error: ..." (its first line)
+};
+struct BenchGridRow {
+    std::string label;  // the kernel, and its sizes where the groups' differ
+    std::vector<BenchCell> cells;
+};
+std::vector<BenchGridRow> bench_grid(const std::vector<BenchColumn>& columns);
+// A column's heading: its device, where it ran, and its own ceilings ("NVIDIA H200 on local GPU 0; copy
+// ceiling 4176 GB/s ..."), and a note on cuBLAS when there is one.
+std::string bench_column_heading(const BenchColumn& column);
 nlohmann::json bench_columns_json(const std::vector<BenchColumn>& columns, const std::vector<BenchAbsent>& absent);
 
 }  // namespace kplay

@@ -1,24 +1,31 @@
 // One bench on one device: every file at its task's bench sizes (or the ones asked for), the bandwidth
 // ceilings measured in the same run, and cuBLAS at the first GEMM-like file's sizes; into a BenchSummary.
-// The one runner behind `kplay-cli bench`, on one worker or on each device group of a pool.
+// The one runner behind `kplay-cli bench`, on one worker or on each device group of a pool, and behind
+// the window's compare across a pool's groups.
 #pragma once
 
+#include <atomic>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "client/device_groups.hpp"
 #include "client/worker_client.hpp"
 #include "values/bench_report.hpp"
 
-namespace kplay::cli {
+namespace kplay {
 
 // What bench's options ask of every device.
 struct BenchSettings {
     std::vector<std::string> files;
     std::string image, size;
-    std::vector<std::string> inits;
+    std::map<std::string, std::string> init_overrides;  // an input's init, e.g. pixels=randint(0,255)
     int warmup = 5, repeat = 50;
     bool no_flush = false, no_cublas = false;
     int ordinal = -1;  // --device N: that GPU of the worker; -1: its first
+    // Set by another thread (the window's compare cancelled or closing): the rows not yet begun are not run.
+    std::shared_ptr<const std::atomic<bool>> cancel;
 };
 
 // A worker a bench may run on, with the name notes give it ("local GPU 1", "gpu-box").
@@ -38,8 +45,13 @@ struct BenchOutcome {
 // the rest go to the next. `emulated`: the group is the emulated CPU device (its CPU bench sizes, no cuBLAS).
 BenchOutcome run_bench(const std::vector<BenchWorker>& workers, const BenchSettings& settings, bool emulated);
 
-// Where a bench's exit status comes from: 5 when a row failed to run or the group stopped, 6 when a
-// check failed, else 0.
-int bench_exit_code(const BenchOutcome& outcome);
+// A group's outcome as its column of the table over groups: a device that could not be used at all
+// is the column's failure, said in the column while the other groups' columns stand. `device`: the
+// name the column gets when no row reached the device.
+BenchColumn bench_column(int group, std::string title, std::string arch, std::string where, BenchOutcome outcome,
+                         const std::string& device);
 
-}  // namespace kplay::cli
+// "sm_90" for a GPU group; empty for the emulated device, which has no architecture of its own.
+std::string group_arch(const DeviceGroup& group);
+
+}  // namespace kplay

@@ -1,12 +1,11 @@
 // The bench on one device: the rows in order, the cuBLAS rows after them, and the summary they make.
-#include "bench_runner.hpp"
+#include "bench/bench_runner.hpp"
 
-#include "exit_codes.hpp"
 #include "kernel_file/kernel_spec.hpp"
+#include "kernel_file/source_scan.hpp"
 #include "kernel_file/task_sizes.hpp"
-#include "option_parsing.hpp"
 
-namespace kplay::cli {
+namespace kplay {
 
 namespace {
 
@@ -29,12 +28,18 @@ std::vector<std::string> bench_sizes_of(const std::string& file, bool emulated) 
 // hands the run to the next, and the notes say so.
 class WorkerChain {
 public:
-    WorkerChain(const std::vector<BenchWorker>& workers, BenchOutcome& outcome)
-        : workers_(workers), outcome_(outcome) {}
+    WorkerChain(const std::vector<BenchWorker>& workers, BenchOutcome& outcome,
+                std::shared_ptr<const std::atomic<bool>> cancel)
+        : workers_(workers), outcome_(outcome), cancel_(std::move(cancel)) {}
 
-    // `ran`: false when no worker was left to run it.
+    // `ran`: false when no worker was left to run it, or the bench was cancelled.
     RunReport run(const RunRequest& request, bool& ran) {
         ran = false;
+        if (cancel_ && cancel_->load()) {
+            if (outcome_.failure.empty()) outcome_.failure = "cancelled";
+            return not_run(request);
+        }
+        if (workers_.empty() && outcome_.failure.empty()) outcome_.failure = "no worker of this group is free";
         for (;;) {
             if (current_ >= workers_.size()) return not_run(request);
             WorkerClient& client = *workers_[current_].client;
@@ -68,6 +73,7 @@ private:
 
     const std::vector<BenchWorker>& workers_;
     BenchOutcome& outcome_;
+    std::shared_ptr<const std::atomic<bool>> cancel_;
     size_t current_ = 0;
     int rows_ = 0;
 };
@@ -76,7 +82,7 @@ private:
 
 BenchOutcome run_bench(const std::vector<BenchWorker>& workers, const BenchSettings& o, bool emulated) {
     BenchOutcome outcome;
-    WorkerChain chain(workers, outcome);
+    WorkerChain chain(workers, outcome, o.cancel);
     std::string gemm_file;  // the first GEMM-like file, whose sizes the cuBLAS rows take
     auto request_for = [&](const std::string& file) {
         RunRequest request;
@@ -87,7 +93,7 @@ BenchOutcome run_bench(const std::vector<BenchWorker>& workers, const BenchSetti
         request.rotate_inputs = true;
         request.inputs.image_path = o.image;
         request.inputs.size = o.size;
-        for (const auto& init : o.inits) request.init_overrides.insert(parse_assignment(init, "--init"));
+        request.init_overrides = o.init_overrides;
         request.bench_sizes = true;        // each task's own bench size unless --size says otherwise
         request.check_test_sizes = false;  // bench measures; `kplay-cli run` checks the edge cases
         // The cuBLAS rows below, at the first GEMM-like file's sizes, are its ceiling; a later GEMM-like file
@@ -154,15 +160,23 @@ BenchOutcome run_bench(const std::vector<BenchWorker>& workers, const BenchSetti
     return outcome;
 }
 
-int bench_exit_code(const BenchOutcome& outcome) {
-    int exit_code = outcome.failure.empty() ? kSuccess : kCudaError;
-    for (const BenchRow& row : outcome.summary.rows) {
-        if (!row.report.ok())
-            exit_code = kCudaError;
-        else if (!row.report.check.passed && exit_code == kSuccess)
-            exit_code = kCheckFailed;
-    }
-    return exit_code;
+BenchColumn bench_column(int group, std::string title, std::string arch, std::string where, BenchOutcome outcome,
+                         const std::string& device) {
+    BenchColumn column;
+    if (outcome.summary.device.empty()) outcome.summary.device = device;  // no row reached the device
+    column.group = group;
+    column.title = std::move(title);
+    column.arch = std::move(arch);
+    column.where = std::move(where);
+    column.summary = std::move(outcome.summary);
+    column.notes = std::move(outcome.notes);
+    column.failure =
+        !outcome.device_problem.empty() ? "cannot benchmark: " + outcome.device_problem : std::move(outcome.failure);
+    return column;
 }
 
-}  // namespace kplay::cli
+std::string group_arch(const DeviceGroup& group) {
+    return group.emulated ? "" : "sm_" + std::to_string(group.cc_major * 10 + group.cc_minor);
+}
+
+}  // namespace kplay
