@@ -26,12 +26,8 @@ struct TwoGroupPool {
         ::chmod(script.c_str(), 0755);
         options.base.worker_path = script;
     }
-    void start(PoolSession& pool) const {
-        pool.spec = "local:1,cmd:env KPLAY_CUDA_DRIVER=/nonexistent/libcuda.so.1 '" + test::worker_path().string() +
-                    "' --stdio";
-        EXPECT_TRUE(pool.start()) << pool.problem();
-        for (int i = 0; i < 600 && !pool.update(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
+    // Starts both members and waits for them: two groups, or a fatal failure saying why not.
+    void start(PoolSession& pool) const;
 };
 
 std::string failures_of(const PoolSession& pool) {
@@ -40,6 +36,14 @@ std::string failures_of(const PoolSession& pool) {
         for (const PoolFailure& failure : pool.pool()->failures())
             text += "\n" + failure.member + ": " + failure.message;
     return text;
+}
+
+void TwoGroupPool::start(PoolSession& pool) const {
+    pool.spec = "local:1,cmd:env KPLAY_CUDA_DRIVER=/nonexistent/libcuda.so.1 '" + test::worker_path().string() + "' --stdio";
+    ASSERT_TRUE(pool.start()) << pool.problem();
+    for (int i = 0; i < 600 && !pool.update(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    ASSERT_NE(pool.pool(), nullptr);
+    ASSERT_EQ(pool.pool()->groups().size(), 2u) << failures_of(pool);
 }
 
 void run_to_end(CompareSession& compare, PoolSession& pool) {
@@ -72,9 +76,7 @@ TEST(CompareSession, BenchesTheFileOnEveryGroupAColumnEachAndGivesTheWorkersBack
     setenv("XDG_CACHE_HOME", cache.path().c_str(), 1);
     const TwoGroupPool two;
     PoolSession pool(two.options);
-    two.start(pool);
-    ASSERT_NE(pool.pool(), nullptr);
-    ASSERT_EQ(pool.pool()->groups().size(), 2u) << failures_of(pool);
+    ASSERT_NO_FATAL_FAILURE(two.start(pool));
 
     CompareSession compare;
     const fs::path file = test::kernels_dir() / "grayscale" / "01_seed_1d.cu";
@@ -119,9 +121,7 @@ TEST(CompareSession, AGroupThatFailsSaysWhyAndTheOthersStillShow) {
         "fails_on_fake.cu", read_source_file(test::kernels_dir() / "grayscale" / "01_seed_1d.cu") + "// fake: fail\n");
     const TwoGroupPool two;
     PoolSession pool(two.options);
-    two.start(pool);
-    ASSERT_NE(pool.pool(), nullptr);
-    ASSERT_EQ(pool.pool()->groups().size(), 2u) << failures_of(pool);
+    ASSERT_NO_FATAL_FAILURE(two.start(pool));
     CompareSession compare;
     ASSERT_TRUE(compare.start(pool, settings_for(file))) << compare.problem();
     run_to_end(compare, pool);
@@ -143,4 +143,23 @@ TEST(CompareSession, WithoutAPoolSaysWhereToStartOne) {
     EXPECT_FALSE(compare.start(pool, settings_for(test::kernels_dir() / "grayscale" / "01_seed_1d.cu")));
     EXPECT_NE(compare.problem().find("Device > Pool"), std::string::npos) << compare.problem();
     EXPECT_FALSE(compare.running());
+}
+
+// Cancelled at once: the rows not begun are not run, the compare ends and the workers go back.
+TEST(CompareSession, ACancelledCompareEndsAndGivesTheWorkersBack) {
+    test::TempDir cache;
+    setenv("XDG_CACHE_HOME", cache.path().c_str(), 1);
+    const TwoGroupPool two;
+    PoolSession pool(two.options);
+    ASSERT_NO_FATAL_FAILURE(two.start(pool));
+    CompareSession compare;
+    ASSERT_TRUE(compare.start(pool, settings_for(test::kernels_dir() / "grayscale" / "01_seed_1d.cu"))) << compare.problem();
+    compare.cancel();
+    run_to_end(compare, pool);
+    EXPECT_FALSE(compare.running());
+    EXPECT_FALSE(pool.lent());
+    ASSERT_TRUE(compare.start(pool, settings_for(test::kernels_dir() / "grayscale" / "01_seed_1d.cu"))) << "the pool is usable again";
+    run_to_end(compare, pool);
+    EXPECT_EQ(compare.columns().size(), 2u);
+    unsetenv("XDG_CACHE_HOME");
 }
