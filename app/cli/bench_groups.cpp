@@ -42,37 +42,30 @@ BenchGroups bench_groups(const BenchGroupsRequest& request, const BenchSettings&
     } else {
         for (size_t i = 0; i < groups.size(); ++i) chosen.push_back(i);
     }
+    const auto bench = [&](const BenchGroup& group, const std::vector<size_t>& members) {
+        std::vector<BenchWorker> workers;
+        for (const size_t worker : members) workers.push_back({pool.workers()[worker].where, &pool.client(worker)});
+        BenchColumn column = bench_group(group, workers, settings);
+        result.exit_code = worse(result.exit_code, bench_exit_code(column.failure, column.summary.rows));
+        result.columns.push_back(std::move(column));
+    };
     for (const size_t index : chosen) {
         const DeviceGroup& group = groups[index];
-        std::vector<BenchWorker> workers;
-        for (const size_t worker : group.workers)
-            workers.push_back({pool.workers()[worker].where, &pool.client(worker)});
-        BenchOutcome outcome = run_bench(workers, settings, group.emulated);
-        result.exit_code =
-            worse(result.exit_code, outcome.device_problem.empty() ? bench_exit_code(outcome) : kCudaError);
-        result.columns.push_back(bench_column(static_cast<int>(index) + 1, group_title(group), group_arch(group),
-                                              pool.workers()[group.workers.front()].where, std::move(outcome),
-                                              group.name));
+        bench({static_cast<int>(index) + 1, group_title(group), group_arch(group), group.emulated, group.name}, group.workers);
     }
     // Every local device: the emulated CPU device beside the GPUs, run by a GPU's worker (each has it).
     const bool has_emulated =
         std::any_of(groups.begin(), groups.end(), [](const DeviceGroup& g) { return g.emulated; });
-    if (request.every_local && !has_emulated && !groups.empty()) {
-        const size_t worker = groups.front().workers.front();
-        BenchOutcome outcome = run_bench({{pool.workers()[worker].where, &pool.client(worker)}}, settings, true);
-        result.exit_code =
-            worse(result.exit_code, outcome.device_problem.empty() ? bench_exit_code(outcome) : kCudaError);
-        result.columns.push_back(bench_column(static_cast<int>(groups.size()) + 1, "cpu (emulated)", "",
-                                           pool.workers()[worker].where, std::move(outcome),
-                                           "the emulated CPU device"));
-    }
+    if (request.every_local && !has_emulated && !groups.empty())
+        bench({static_cast<int>(groups.size()) + 1, "cpu (emulated)", "", true, "the emulated CPU device"},
+              {groups.front().workers.front()});
     if (groups.empty() && result.exit_code == kSuccess) result.exit_code = kCudaError;
     return result;
 }
 
-int bench_exit_code(const BenchOutcome& outcome) {
-    int exit_code = outcome.failure.empty() ? kSuccess : kCudaError;
-    for (const BenchRow& row : outcome.summary.rows) {
+int bench_exit_code(const std::string& failure, const std::vector<BenchRow>& rows) {
+    int exit_code = failure.empty() ? kSuccess : kCudaError;
+    for (const BenchRow& row : rows) {
         if (!row.report.ok())
             exit_code = kCudaError;
         else if (!row.report.check.passed && exit_code == kSuccess)

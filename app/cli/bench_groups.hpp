@@ -27,8 +27,8 @@ struct BenchGroups {
 
 BenchGroups bench_groups(const BenchGroupsRequest& request, const BenchSettings& settings);
 
-// Where a bench's exit status comes from: 5 when a row failed to run or the group stopped, 6 when a
-// check failed, else 0.
-int bench_exit_code(const BenchOutcome& outcome);
+// Where a bench's exit status comes from: 5 when a row failed to run or the bench stopped (`failure`:
+// its workers dropped out, or a group's device could not be used), 6 when a check failed, else 0.
+int bench_exit_code(const std::string& failure, const std::vector<BenchRow>& rows);
 
 }  // namespace kplay::cli

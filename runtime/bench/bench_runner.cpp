@@ -160,14 +160,14 @@ BenchOutcome run_bench(const std::vector<BenchWorker>& workers, const BenchSetti
     return outcome;
 }
 
-BenchColumn bench_column(int group, std::string title, std::string arch, std::string where, BenchOutcome outcome,
-                         const std::string& device) {
+BenchColumn bench_group(const BenchGroup& group, const std::vector<BenchWorker>& workers, const BenchSettings& settings) {
+    BenchOutcome outcome = run_bench(workers, settings, group.emulated);
     BenchColumn column;
-    if (outcome.summary.device.empty()) outcome.summary.device = device;  // no row reached the device
-    column.group = group;
-    column.title = std::move(title);
-    column.arch = std::move(arch);
-    column.where = std::move(where);
+    if (outcome.summary.device.empty()) outcome.summary.device = group.device;  // no row reached the device
+    column.group = group.number;
+    column.title = group.title;
+    column.arch = group.arch;
+    column.where = workers.empty() ? "" : workers.front().name;
     column.summary = std::move(outcome.summary);
     column.notes = std::move(outcome.notes);
     column.failure =

@@ -45,11 +45,18 @@ struct BenchOutcome {
 // the rest go to the next. `emulated`: the group is the emulated CPU device (its CPU bench sizes, no cuBLAS).
 BenchOutcome run_bench(const std::vector<BenchWorker>& workers, const BenchSettings& settings, bool emulated);
 
-// A group's outcome as its column of the table over groups: a device that could not be used at all
-// is the column's failure, said in the column while the other groups' columns stand. `device`: the
-// name the column gets when no row reached the device.
-BenchColumn bench_column(int group, std::string title, std::string arch, std::string where, BenchOutcome outcome,
-                         const std::string& device);
+// A device group to bench: its number in the pool (1-based), its column's title ("H200 sm_90"), its
+// arch, whether it is the emulated CPU device, and the device's name for a column no row reached.
+struct BenchGroup {
+    int number = 0;
+    std::string title, arch;
+    bool emulated = false;
+    std::string device;
+};
+
+// One group benched on its workers (run_bench) as its column of the table over groups: a device that
+// could not be used at all is the column's failure, said in the column while the other groups' stand.
+BenchColumn bench_group(const BenchGroup& group, const std::vector<BenchWorker>& workers, const BenchSettings& settings);
 
 // "sm_90" for a GPU group; empty for the emulated device, which has no architecture of its own.
 std::string group_arch(const DeviceGroup& group);

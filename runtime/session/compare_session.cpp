@@ -27,10 +27,7 @@ void CompareSession::keep(std::shared_ptr<Shared> shared) {
         for (Group& group : groups) {
             std::vector<BenchWorker> workers;
             for (SweepWorker& worker : group.workers) workers.push_back({worker.name, worker.client.get()});
-            BenchOutcome outcome = run_bench(workers, settings, group.emulated);
-            BenchColumn column =
-                bench_column(group.number, group.title, group.arch,
-                             group.workers.empty() ? "" : group.workers.front().name, std::move(outcome), group.name);
+            BenchColumn column = bench_group(group.bench, workers, settings);
             for (SweepWorker& worker : group.workers) clients.push_back(std::move(worker.client));
             std::lock_guard<std::mutex> hold(shared->mutex);
             shared->finished.push_back(std::move(column));
@@ -61,12 +58,12 @@ bool CompareSession::start(PoolSession& pool, BenchSettings settings) {
     const std::vector<DeviceGroup> pool_groups = pool.pool()->groups();
     for (LentGroup& lent : pool.lend_all_groups()) {
         const DeviceGroup& group = pool_groups[lent.group];
-        groups.push_back({static_cast<int>(lent.group) + 1, group_title(group), group_arch(group), group.name,
-                          group.emulated, std::move(lent.workers)});
+        groups.push_back({{static_cast<int>(lent.group) + 1, group_title(group), group_arch(group), group.emulated, group.name},
+                          std::move(lent.workers)});
     }
     columns_.clear();
     titles_.clear();
-    for (const Group& group : groups) titles_.push_back(group.title);
+    for (const Group& group : groups) titles_.push_back(group.bench.title);
     files_ = settings.files;
     problem_.clear();
     cancel_ = std::make_shared<std::atomic<bool>>(false);

@@ -48,9 +48,7 @@ public:
 private:
     // A group as the compare thread takes it: what its column is called, and its lent workers.
     struct Group {
-        int number = 0;
-        std::string title, arch, name;
-        bool emulated = false;
+        BenchGroup bench;
         std::vector<SweepWorker> workers;
     };
     // What the compare thread and the UI thread share.
