@@ -460,6 +460,23 @@ TEST_F(KernelSessionTest, EachRunIsInspectedAndASaveShowsWhatChanged) {
     EXPECT_EQ(requests("compile").size(), 2u);
 }
 
+// The final answer often arrives a few milliseconds after the checked result, before the window's next
+// frame: the frame that takes the checked result in must end there, so it is drawn before the final
+// answer replaces it (the edit->result figure is to the picture the user sees first).
+TEST_F(KernelSessionTest, ACheckedResultIsTakenInAloneEvenWhenTheFinalAnswerHasArrivedToo) {
+    KernelSession session(fake());
+    session.open(write(matmul_file("// fake: refine 0\n")));
+    ASSERT_TRUE(pump_until(session, [&] { return session.runs_submitted() == 1; }));
+    std::this_thread::sleep_for(500ms);  // both answers are waiting on the socket now
+    ASSERT_TRUE(pump_until(session, [&] { return session.last().has_value(); }));
+    EXPECT_TRUE(session.last()->partial) << "the checked result, alone";
+    EXPECT_EQ(session.results_received(), 0);
+    EXPECT_TRUE(session.update()) << "the final answer, at the next frame";
+    ASSERT_TRUE(session.last());
+    EXPECT_FALSE(session.last()->partial);
+    EXPECT_EQ(session.results_received(), 1);
+}
+
 // A progressive run: the worker answers the main size's checked result first. The session shows it at
 // once (the picture, its check, the checked launches' time), with the run still in flight and nothing
 // in the history; the final answer refines the figures in place, keeps the arrays it did not resend

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "frame_stats.hpp"
+#include "loop_trace.hpp"
 #include "session/background.hpp"
 #include "session/debug_session.hpp"
 #include "image_views.hpp"
@@ -125,6 +126,7 @@ struct AppState {
     // From a worker's socket turning readable to the end of the frame's taking it in: how long an answer
     // (or a progress message) waited for the loop.
     FrameStats answer_waits;
+    LoopTrace loop_trace;  // the loop's recent events, for the dump
     std::optional<double> launch_to_result_ms;  // from the process's start to the first result on screen (cold start)
     int frames_while_busy = 0;  // drawn while a run was in flight: the UI thread never waits on the worker
     std::vector<KernelEntry> kernels;

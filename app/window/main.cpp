@@ -283,6 +283,18 @@ private:
     std::thread thread_;  // last: it starts once the flags above exist
 };
 
+// What the loop trace compares frame to frame.
+LoopCounts loop_counts(const KernelSession& session) {
+    LoopCounts counts{session.reloads(), session.runs_submitted(), session.results_received()};
+    if (const auto& last = session.last()) {
+        counts.showing_partial = last->partial;
+        counts.checked_at_ms = last->times.checked_at_ms;
+        counts.partial_at_ms = last->times.partial_at_ms;
+        counts.run_ms = last->times.run_ms;
+    }
+    return counts;
+}
+
 // The title carries the file and the error count, so it shows in the taskbar too.
 void update_title(GLFWwindow* window, const KernelSession& session) {
     std::string title = "kplay";
@@ -341,6 +353,7 @@ void count_frame(AppState& state, const FrameMarks& marks, bool updated) {
     if (state.session.busy()) ++state.frames_while_busy;
     const auto ms = [](FrameMarks::Point from, FrameMarks::Point to) { return std::chrono::duration<double, std::milli>(to - from).count(); };
     state.frames.add(ms(marks.start, marks.swapped));
+    state.loop_trace.slow_frame(marks.start, updated, ms(marks.start, marks.taken_in), ms(marks.taken_in, marks.drawn), ms(marks.drawn, marks.swapped));
     if (!updated) return;
     state.update_frames.add(ms(marks.start, marks.swapped));
     state.update_parts.take_in.add(ms(marks.start, marks.taken_in));
@@ -404,13 +417,16 @@ int main(int argc, char** argv) {
     hooks.set_up(state);
 
     Waker waker(session);
+    constexpr std::chrono::duration<double> kBusyFrame(1.0 / 30);
+    auto last_drawn = std::chrono::steady_clock::now() - kBusyFrame;
     while (!glfwWindowShouldClose(window) && !state.quit_requested) {
         // The Waker ends the wait the moment a save or an answer arrives, so the loop needs to wake by
         // itself only to move what changes with time: a run's progress (30 frames a second), or the sweep
         // (its worker is not watched: short waits). Drawing frames back to back while a run is in flight
         // would leave its answer waiting for the frame being drawn, and takes cores from the worker.
         waker.watch_workers(session.client().wait_fd(), session.answer_fd());
-        glfwWaitEventsTimeout(sweeps.running() ? 0.002 : session.busy() ? 1.0 / 30 : 0.1);
+        const double until_due = std::max(0.001, (kBusyFrame - (std::chrono::steady_clock::now() - last_drawn)).count());
+        glfwWaitEventsTimeout(sweeps.running() ? 0.002 : session.busy() ? until_due : 0.1);
         FrameMarks marks;
         marks.start = std::chrono::steady_clock::now();
         sweeps.update();
@@ -424,8 +440,16 @@ int main(int argc, char** argv) {
         hooks.drop_files(window, session, on_drop);
         open_dropped(state);
         marks.taken_in = std::chrono::steady_clock::now();
-        if (const auto ready = waker.take_worker_ready(); ready && updated)
-            state.answer_waits.add(std::chrono::duration<double, std::milli>(marks.taken_in - *ready).count());
+        if (const auto ready = waker.take_worker_ready()) {
+            state.loop_trace.worker_ready(*ready);
+            if (updated) state.answer_waits.add(std::chrono::duration<double, std::milli>(marks.taken_in - *ready).count());
+        }
+        state.loop_trace.frame(marks.start, marks.taken_in, loop_counts(session));
+        // While a run is in flight, a wake that took nothing in (the worker's progress, the mouse) waits
+        // for the next due frame: a frame drawn for it would hold the UI thread while the answer arrives.
+        // Input is not lost: ImGui takes it at the next frame, at most a thirtieth of a second later.
+        if (!updated && session.busy() && !sweeps.running() && marks.taken_in - last_drawn < kBusyFrame) continue;
+        last_drawn = marks.start;
         int width = 0, height = 0;
         render_frame(window, state, width, height);
         hooks.after_render(state, width, height);

@@ -179,6 +179,8 @@ void write_state_dump(const AppState& state, const std::filesystem::path& path) 
                            {"update_frame_ms_p99", state.update_frames.percentile(99)},
                            {"update_frame_parts_ms", frame_parts(state.update_parts)},
                            {"worker_ready_to_taken_in_ms", {{"p50", state.answer_waits.percentile(50)}, {"p99", state.answer_waits.percentile(99)}}},
+                           {"loop_trace", state.loop_trace.to_json()},
+                           {"slow_frames", state.loop_trace.slow_frames()},
                            {"edit_to_result_ms", session.latencies_ms()},
                            {"edit_stages_ms", edit_stages(session.latency_stages())},
                            {"opened_to_result_ms", session.opened_to_result_ms() ? nlohmann::json(*session.opened_to_result_ms()) : nlohmann::json()},

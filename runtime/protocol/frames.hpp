@@ -39,6 +39,8 @@ public:
     static UniqueFd create(const void* bytes, size_t size, const char* name);
     // Maps a received memfd and copies its content out; throws ProtocolError when it cannot.
     static std::vector<unsigned char> read(int fd, size_t expected_size);
+    // The same into `destination` (expected_size bytes), so a typed array is filled with one copy.
+    static void read_into(int fd, size_t expected_size, void* destination);
 };
 
 class ProtocolError : public std::runtime_error {

@@ -2,6 +2,7 @@
 #include "protocol/protocol.hpp"
 
 #include <cstring>
+#include <type_traits>
 
 #include "base/enum_names.hpp"
 #include "protocol/frames.hpp"
@@ -99,28 +100,24 @@ void read_compile_blobs(const nlohmann::json& list, const std::vector<UniqueFd>&
 
 void read_report_blobs(const nlohmann::json& list, const std::vector<UniqueFd>& fds, RunReport& report) {
     if (!list.is_array() || list.size() != fds.size()) throw ProtocolError("shared-memory blocks missing from a result");
-    auto floats = [](const std::vector<unsigned char>& bytes, const std::string& name) {
-        if (bytes.size() % sizeof(float) != 0) throw ProtocolError("blob " + name + " is not a whole number of floats");
-        std::vector<float> values(bytes.size() / sizeof(float));
-        if (!values.empty()) std::memcpy(values.data(), bytes.data(), bytes.size());
-        return values;
-    };
     for (size_t i = 0; i < list.size(); ++i) {
         const std::string name = list[i].at(protocol_field::name);
-        std::vector<unsigned char> bytes = SharedBlob::read(fds[i].get(), list[i].at(protocol_field::size).get<size_t>());
+        const size_t size = list[i].at(protocol_field::size).get<size_t>();
+        // Each array is filled straight from the shared memory, one copy, whatever its element type.
+        const auto fill = [&](auto& values, const char* what) {
+            using Element = typename std::decay_t<decltype(values)>::value_type;
+            if (size % sizeof(Element) != 0) throw ProtocolError("blob " + name + " is not a whole number of " + what);
+            values.resize(size / sizeof(Element));
+            SharedBlob::read_into(fds[i].get(), size, values.data());
+        };
         bool known = false;
         for (const auto& array : kByteArrays)
-            if (name == array.name) report.view.*array.member = std::move(bytes), known = true;
+            if (name == array.name) fill(report.view.*array.member, "bytes"), known = true;
         for (const auto& array : kFloatArrays)
-            if (name == array.name) report.view.*array.member = floats(bytes, name), known = true;
+            if (name == array.name) fill(report.view.*array.member, "floats"), known = true;
         for (const auto& array : kSeriesArrays)
-            if (name == array.name) report.view.series.*array.member = floats(bytes, name), known = true;
-        if (name == kWriterCells) {
-            if (bytes.size() % sizeof(WriterCell) != 0) throw ProtocolError("blob " + name + " is not a whole number of cells");
-            report.writer_map.cells.resize(bytes.size() / sizeof(WriterCell));
-            if (!bytes.empty()) std::memcpy(report.writer_map.cells.data(), bytes.data(), bytes.size());
-            known = true;
-        }
+            if (name == array.name) fill(report.view.series.*array.member, "floats"), known = true;
+        if (name == kWriterCells) fill(report.writer_map.cells, "cells"), known = true;
         if (!known) throw ProtocolError("unknown shared-memory block '" + name + "' in a result");
     }
 }

@@ -282,14 +282,20 @@ bool KernelSession::update() {
     if (read.new_text_at) new_text(*read.new_text_at, false);
     bool changed = read.read;
     while (auto result = workers_.main().poll()) {
+        const bool checked_result = result->partial;
         handle(std::move(*result));
         changed = true;
+        // A run's checked result is drawn before anything else is taken in: its final answer often
+        // follows within milliseconds and would otherwise replace it before it was ever on screen.
+        if (checked_result) return true;
     }
     if (poll_background()) changed = true;
     if (WorkerClient* thorough = workers_.thorough())
         while (auto result = thorough->poll()) {
+            const bool checked_result = result->partial;
             handle(std::move(*result), true);
             changed = true;
+            if (checked_result) break;
         }
     return changed;
 }
