@@ -27,6 +27,8 @@
 //   refine N          a progressive request first gets its partial answer (2 checked launches, the
 //                     arrays), then after N ms the final one (the repeats' timing, no arrays)
 //   registers N       the inspect compile's ptxas report says N registers (default 32)
+//   image W H         the view is a W x H gray image with its difference map and RGB input, arrays
+//                     the size the real worker sends (to measure the window's taking in of them)
 // --log FILE appends every request it receives to FILE, one JSON line each: {"thorough", "message"}.
 // --stdio-version N plays a remote worker of another protocol version: a stream frame header with
 // version N on stdout, then it waits for stdin to close.
@@ -68,6 +70,7 @@ struct Markers {
     int slow_ms = 0, thorough_slow_ms = -1, baseline_slow_ms = 0;
     int refine_ms = -1;  // a progressive run answers its checked result first, the final N ms later
     int registers = 32;  // what the inspect compile's ptxas report says
+    int image_w = 0, image_h = 0;
     std::string tag;
 };
 
@@ -98,6 +101,8 @@ Markers read_markers(const std::string& source) {
             line >> markers.tag;
         else if (word == "registers")
             line >> markers.registers;
+        else if (word == "image")
+            line >> markers.image_w >> markers.image_h;
     }
     return markers;
 }
@@ -182,6 +187,15 @@ RunReport fake_report(const RunRequest& request, const std::string& source, cons
     // Like the real worker, the input goes along only when the caller does not have it yet.
     report.view.input_identity = "fake-input:seed-" + std::to_string(request.inputs.seed);
     if (request.known_input != report.view.input_identity) report.view.input = {10, 20, 30};
+    if (markers.image_w > 0 && markers.image_h > 0) {
+        const size_t pixels = static_cast<size_t>(markers.image_w) * static_cast<size_t>(markers.image_h);
+        report.view.kind = OutputKind::image;
+        report.view.width = report.view.input_w = markers.image_w;
+        report.view.height = report.view.input_h = markers.image_h;
+        report.view.output.assign(pixels, 128);
+        report.view.map.assign(pixels, 0.0f);
+        if (!report.view.input.empty()) report.view.input.assign(3 * pixels, 90);
+    }
     return report;
 }
 

@@ -88,7 +88,7 @@ TEST(ResultsOnScreen, ACheckedResultLendsItsArraysToItsFinalAnswer) {
     EXPECT_EQ(screen.version(), 1) << "the same arrays: nothing to upload again";
 }
 
-TEST(ResultsOnScreen, AnInputOnScreenAlreadyIsFilledIn) {
+TEST(ResultsOnScreen, AnInputOnScreenAlreadyIsHandedToTheResultShownInItsPlace) {
     ResultsOnScreen screen;
     RunReport first = with_picture("k");
     first.view.input = {7, 7, 7};
@@ -98,14 +98,25 @@ TEST(ResultsOnScreen, AnInputOnScreenAlreadyIsFilledIn) {
     OutputView same, other, sent;
     same.input_identity = "puppy";
     other.input_identity = "grace";
-    sent.input_identity = "puppy";
+    sent.input_identity = "grace";
     sent.input = {1};
-    screen.fill_known_input(same);
-    screen.fill_known_input(other);
-    screen.fill_known_input(sent);
-    EXPECT_EQ(same.input, (std::vector<unsigned char>{7, 7, 7}));
-    EXPECT_TRUE(other.input.empty());
-    EXPECT_EQ(sent.input, (std::vector<unsigned char>{1}));
+    EXPECT_TRUE(screen.can_fill_input(same));
+    EXPECT_FALSE(screen.can_fill_input(other)) << "another input, left out: nothing on screen to fill it";
+    EXPECT_TRUE(screen.can_fill_input(sent));
+
+    RunReport next = with_picture("k");
+    next.view.input_identity = "puppy";  // left out by the worker
+    screen.show_partial(next, request_of("k.cu"));
+    EXPECT_EQ(screen.shown()->view.input, (std::vector<unsigned char>{7, 7, 7}));
+    RunReport after = with_picture("k");
+    after.view.input_identity = "puppy";
+    screen.show(after, request_of("k.cu"), false);
+    EXPECT_EQ(screen.shown()->view.input, (std::vector<unsigned char>{7, 7, 7})) << "handed on again";
+    RunReport elsewhere = with_picture("k");
+    elsewhere.view.input_identity = "grace";
+    elsewhere.view.input = {1};
+    screen.show(elsewhere, request_of("k.cu"), false);
+    EXPECT_EQ(screen.shown()->view.input, (std::vector<unsigned char>{1})) << "its own input, as sent";
 }
 
 TEST(ResultsOnScreen, BothResultsAreChangedInPlace) {

@@ -5,6 +5,7 @@
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
+#include <malloc.h>
 #include <poll.h>
 
 #include <algorithm>
@@ -372,6 +373,11 @@ void close_window(GLFWwindow* window) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // Every save brings arrays of some MiB (the picture, its difference map) and lets the last ones go.
+    // Kept in the heap rather than given back to the kernel, the next save's arrays reuse those pages
+    // instead of faulting in fresh ones, 4 KiB at a time, while the frame waits.
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 128 << 20);
     WindowOptions options;
     if (const std::optional<int> status = parse_window_options(argc, argv, options)) return *status;
 

@@ -170,7 +170,10 @@ void KernelSession::submit(bool automatic, bool devices_just_came) {
         return;
     }
     notice_.clear();
-    if (const RunReport* earlier = automatic ? recent_.find(key) : nullptr) {
+    // A recent result is kept without an input the worker left out: it can be shown again while that
+    // input is the one on screen.
+    const RunReport* earlier = automatic ? recent_.find(key) : nullptr;
+    if (earlier && screen_.can_fill_input(earlier->view)) {
         run_.answered_at_once(request);
         latency_.sent(true);
         accept(*earlier, 0, true);
@@ -226,9 +229,8 @@ void KernelSession::handle(WorkerResult result, bool from_thorough_worker) {
     if (!from_thorough_worker && handle_side_answer(result)) return;
     // The two workers number their requests independently: a run's answer counts only from the worker asked.
     if (!run_.asked(from_thorough_worker)) return;
-    // The worker leaves out an input we already have: take it from the result on screen.
+    // (The worker leaves out an input we already have: the result on screen hands it over when shown.)
     OutputView& view = result.run.view;
-    screen_.fill_known_input(view);
     if (!run_.answers(result.id)) return;  // overtaken by a newer save or setting
     if (result.partial) return show_partial(std::move(result.run));
     // The final answer of a run whose checked result is on screen: its arrays came with that one.

@@ -16,15 +16,19 @@ RunReport numbers_of(RunReport& report) {
 
 }  // namespace
 
-void ResultsOnScreen::fill_known_input(OutputView& view) const {
-    if (shown_ && view.input.empty() && !view.input_identity.empty() &&
-        view.input_identity == shown_->view.input_identity)
-        view.input = shown_->view.input;
+bool ResultsOnScreen::can_fill_input(const OutputView& view) const {
+    return !view.input.empty() || view.input_identity.empty() || (shown_ && view.input_identity == shown_->view.input_identity);
+}
+
+void ResultsOnScreen::take_known_input(OutputView& view) {
+    if (shown_ && view.input.empty() && !view.input_identity.empty() && view.input_identity == shown_->view.input_identity)
+        view.input = std::move(shown_->view.input);
 }
 
 void ResultsOnScreen::show_partial(RunReport report, const RunRequest& request) {
     shown_partial_ = false;
     if (!report.ok() || !report.view.drawable()) return set_last(std::move(report));
+    take_known_input(report.view);
     last_ = numbers_of(report);
     shown_ = std::move(report);
     shown_request_ = request;
@@ -39,6 +43,7 @@ void ResultsOnScreen::show(RunReport report, const RunRequest& request, bool sam
         if (shown_) stale_ = true;  // keep the last good output visible, marked stale
         return set_last(std::move(report));
     }
+    take_known_input(report.view);
     last_ = numbers_of(report);
     shown_ = std::move(report);
     shown_request_ = request;

@@ -14,8 +14,10 @@ namespace kplay {
 
 class ResultsOnScreen {
 public:
-    // The worker leaves out an input that is on screen already: it is taken from the picture shown.
-    void fill_known_input(OutputView& view) const;
+    // The worker leaves out an input that is on screen already: a result shown in place of the picture
+    // takes it over from that picture (moved, not copied: some MiB on every save). Whether a view
+    // without its input could have it so: it carries it, or it is the input on screen.
+    bool can_fill_input(const OutputView& view) const;
     // A progressive run's checked result (RunReport::partial), before its timed repeats: shown at once.
     void show_partial(RunReport report, const RunRequest& request);
     // Whether shown() holds the arrays of such a checked result.
@@ -37,6 +39,7 @@ public:
 
 private:
     void set_last(RunReport report);
+    void take_known_input(OutputView& view);
 
     std::optional<RunReport> last_, shown_;
     RunRequest last_request_, shown_request_;
