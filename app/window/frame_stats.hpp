@@ -9,6 +9,7 @@ namespace kplay::window {
 class FrameStats {
 public:
     void add(double ms);
+    void count_only() { ++total_; }  // a frame counted but left out of the percentiles
     double percentile(double p) const;  // over the last 2000 frames
     int frames() const { return total_; }
 

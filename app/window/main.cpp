@@ -349,12 +349,16 @@ struct FrameMarks {
 
 // The frame's place in the window's own measures: the cold start, frames drawn while busy, frame times.
 void count_frame(AppState& state, const FrameMarks& marks, bool updated) {
+    // The frames up to the first result on screen (the fonts, the shaders' first use, the first
+    // textures) are the cold start's, which is measured on its own: the frame times are the later ones.
+    const bool starting = !state.launch_to_result_ms;
     if (!state.launch_to_result_ms && state.session.opened_to_result_ms())
         state.launch_to_result_ms = ms_since_process_start();
     if (state.session.busy()) ++state.frames_while_busy;
     const auto ms = [](FrameMarks::Point from, FrameMarks::Point to) { return std::chrono::duration<double, std::milli>(to - from).count(); };
-    state.frames.add(ms(marks.start, marks.swapped));
     state.loop_trace.slow_frame(marks.start, updated, ms(marks.start, marks.taken_in), ms(marks.taken_in, marks.drawn), ms(marks.drawn, marks.swapped));
+    if (starting) return state.frames.count_only();
+    state.frames.add(ms(marks.start, marks.swapped));
     if (!updated) return;
     state.update_frames.add(ms(marks.start, marks.swapped));
     state.update_parts.take_in.add(ms(marks.start, marks.taken_in));
