@@ -927,6 +927,40 @@ TEST(GuiWindow, TheCompareTabBenchesTheFileOnEveryGroupOfThePool) {
     EXPECT_EQ(state.value("text_overflow_px", 1.0), 0.0);
 }
 
+// A save's checked result is what the window draws first, even when its final answer arrives a few
+// milliseconds later and the checked result's arrays take a while to take in (a stand-in GPU worker with
+// the real worker's array sizes: a 517x606 picture, its difference map, the RGB input). The loop's
+// trace in the dump shows each checked result taken in on a frame of its own.
+TEST(GuiWindow, EachSavesCheckedResultIsDrawnBeforeItsFinalAnswer) {
+    if (const std::string why = why_no_display(); !why.empty()) GTEST_SKIP() << why;
+    kplay::test::TempDir dir;
+    const fs::path fake = dir.write("fake_gpu.sh", "#!/bin/sh\nexec '" + std::string(KPLAY_TEST_FAKE_WORKER) + "' --session --gpu \"$@\"\n");
+    ::chmod(fake.c_str(), 0755);
+    std::ifstream seed(kplay::test::kernels_dir() / "grayscale" / "01_seed_1d.cu");
+    const std::string source((std::istreambuf_iterator<char>(seed)), std::istreambuf_iterator<char>());
+    const std::string steering = "// fake: slow 20\n// fake: refine 4\n// fake: image 517 606\n";
+    fs::create_directories(dir.path() / "grayscale");
+    const fs::path kernel = dir.write("grayscale/01_seed_1d.cu", source + steering);
+    Window window(dir, {kernel.string()}, {"KPLAY_WORKER=" + fake.string()});
+    window.wait_for([](const json& s) { return s.value("results_received", 0) >= 1 && !s.value("busy", true); });
+    constexpr int kSaves = 4;
+    for (int save = 1; save <= kSaves; ++save) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        dir.write("grayscale/01_seed_1d.cu", source + steering + "// save " + std::to_string(save) + "\n");
+        window.wait_for([&](const json& s) { return s.value("edit_to_result_ms", json::array()).size() >= static_cast<size_t>(save) && !s.value("busy", true); });
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(400));  // the next dump
+    const json state = window.state();
+    const json stages = state.value("edit_stages_ms", json::array());
+    ASSERT_EQ(stages.size(), static_cast<size_t>(kSaves)) << stages.dump();
+    for (const json& edit : stages) EXPECT_TRUE(edit[3].get<bool>()) << "the checked result was on screen first: " << stages.dump();
+    int checked = 0;
+    for (const json& event : state.value("loop_trace", json::array())) checked += event[1] == "checked";
+    EXPECT_GE(checked, kSaves) << "each taken in on a frame of its own";
+    EXPECT_EQ(state["shown"].value("width", 0), 517);
+    EXPECT_EQ(state["shown"].value("input_w", 0), 517) << "the input handed on from save to save";
+}
+
 // README's window compare line, as printed (from the checkout's root), with the screenshot hook to end it.
 TEST(GuiWindow, TheReadmeCompareWindowLineRunsAsPrinted) {
     if (const std::string why = why_no_display(); !why.empty()) GTEST_SKIP() << why;
