@@ -5,7 +5,6 @@
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
-#include <malloc.h>
 #include <poll.h>
 
 #include <algorithm>
@@ -19,6 +18,7 @@
 
 #include "base/install_paths.hpp"
 #include "base/process_clock.hpp"
+#include "base/process_memory.hpp"
 #include "client/remote_target.hpp"
 #include "kernel_file/include_dirs.hpp"
 #include "panels.hpp"
@@ -377,11 +377,7 @@ void close_window(GLFWwindow* window) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    // Every save brings arrays of some MiB (the picture, its difference map) and lets the last ones go.
-    // Kept in the heap rather than given back to the kernel, the next save's arrays reuse those pages
-    // instead of faulting in fresh ones, 4 KiB at a time, while the frame waits.
-    mallopt(M_MMAP_THRESHOLD, 32 << 20);
-    mallopt(M_TRIM_THRESHOLD, 128 << 20);
+    keep_freed_arrays_in_heap();  // each save's arrays reuse the last ones' pages
     WindowOptions options;
     if (const std::optional<int> status = parse_window_options(argc, argv, options)) return *status;
 

@@ -151,6 +151,7 @@ int restart_with_sanitizers(char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    kplay::keep_freed_arrays_in_heap();  // each run's views and copies reuse the last ones' pages
     int socket = -1;
     bool thorough = false, stdio = false;
     // The compile server (compile_server.hpp): started by a worker, never by hand; no CUDA context.
