@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <optional>
 #include <thread>
 
 #include "kernel_file/source_scan.hpp"
@@ -67,17 +68,27 @@ BenchSettings settings_for(const fs::path& file) {
     return settings;
 }
 
+// A cache folder of its own (XDG_CACHE_HOME, set before the workers start) and the two groups' pool, started.
+class CompareSessionTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        setenv("XDG_CACHE_HOME", (dir.path() / "cache").c_str(), 1);
+        pool.emplace(two.options);
+        ASSERT_NO_FATAL_FAILURE(two.start(*pool));
+    }
+    void TearDown() override { unsetenv("XDG_CACHE_HOME"); }
+
+    test::TempDir dir;
+    const TwoGroupPool two;
+    std::optional<PoolSession> pool;
+};
+
 }  // namespace
 
 // Each group against its own ceilings: the GPU's column has its copy ceiling and a percentage of it,
 // the emulated device's none; both checked. The workers come back, so a second compare (or a sweep) runs.
-TEST(CompareSession, BenchesTheFileOnEveryGroupAColumnEachAndGivesTheWorkersBack) {
-    test::TempDir cache;
-    setenv("XDG_CACHE_HOME", cache.path().c_str(), 1);
-    const TwoGroupPool two;
-    PoolSession pool(two.options);
-    ASSERT_NO_FATAL_FAILURE(two.start(pool));
-
+TEST_F(CompareSessionTest, BenchesTheFileOnEveryGroupAColumnEachAndGivesTheWorkersBack) {
+    PoolSession& pool = *this->pool;
     CompareSession compare;
     const fs::path file = test::kernels_dir() / "grayscale" / "01_seed_1d.cu";
     for (int round = 0; round < 2; ++round) {
@@ -109,19 +120,14 @@ TEST(CompareSession, BenchesTheFileOnEveryGroupAColumnEachAndGivesTheWorkersBack
         EXPECT_NE(grid[0].cells[g].percent, "-") << "the GPU's own copy ceiling";
         EXPECT_EQ(grid[0].cells[1 - g].percent, "-") << "no ceiling on the emulated device";
     }
-    unsetenv("XDG_CACHE_HOME");
 }
 
 // A group whose run fails says why in its column; the other group's column still stands.
-TEST(CompareSession, AGroupThatFailsSaysWhyAndTheOthersStillShow) {
-    test::TempDir dir;
-    setenv("XDG_CACHE_HOME", (dir.path() / "cache").c_str(), 1);
+TEST_F(CompareSessionTest, AGroupThatFailsSaysWhyAndTheOthersStillShow) {
+    PoolSession& pool = *this->pool;
     // The fake GPU answers a failed compile for this file; the emulated device compiles it for real.
     const fs::path file = dir.write(
         "fails_on_fake.cu", read_source_file(test::kernels_dir() / "grayscale" / "01_seed_1d.cu") + "// fake: fail\n");
-    const TwoGroupPool two;
-    PoolSession pool(two.options);
-    ASSERT_NO_FATAL_FAILURE(two.start(pool));
     CompareSession compare;
     ASSERT_TRUE(compare.start(pool, settings_for(file))) << compare.problem();
     run_to_end(compare, pool);
@@ -133,7 +139,6 @@ TEST(CompareSession, AGroupThatFailsSaysWhyAndTheOthersStillShow) {
     EXPECT_EQ(grid[0].cells[g].failure.rfind("FAILED at compile", 0), 0u) << grid[0].cells[g].failure;
     EXPECT_EQ(grid[0].cells[1 - g].state, BenchCell::State::ran);
     EXPECT_TRUE(grid[0].cells[1 - g].passed);
-    unsetenv("XDG_CACHE_HOME");
 }
 
 // Without a pool there is nothing to compare on: a message, and nothing starts.
@@ -146,12 +151,8 @@ TEST(CompareSession, WithoutAPoolSaysWhereToStartOne) {
 }
 
 // Cancelled at once: the rows not begun are not run, the compare ends and the workers go back.
-TEST(CompareSession, ACancelledCompareEndsAndGivesTheWorkersBack) {
-    test::TempDir cache;
-    setenv("XDG_CACHE_HOME", cache.path().c_str(), 1);
-    const TwoGroupPool two;
-    PoolSession pool(two.options);
-    ASSERT_NO_FATAL_FAILURE(two.start(pool));
+TEST_F(CompareSessionTest, ACancelledCompareEndsAndGivesTheWorkersBack) {
+    PoolSession& pool = *this->pool;
     CompareSession compare;
     ASSERT_TRUE(compare.start(pool, settings_for(test::kernels_dir() / "grayscale" / "01_seed_1d.cu"))) << compare.problem();
     compare.cancel();
@@ -161,5 +162,4 @@ TEST(CompareSession, ACancelledCompareEndsAndGivesTheWorkersBack) {
     ASSERT_TRUE(compare.start(pool, settings_for(test::kernels_dir() / "grayscale" / "01_seed_1d.cu"))) << "the pool is usable again";
     run_to_end(compare, pool);
     EXPECT_EQ(compare.columns().size(), 2u);
-    unsetenv("XDG_CACHE_HOME");
 }

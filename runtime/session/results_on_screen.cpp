@@ -25,15 +25,19 @@ void ResultsOnScreen::take_known_input(OutputView& view) {
         view.input = std::move(shown_->view.input);
 }
 
-void ResultsOnScreen::show_partial(RunReport report, const RunRequest& request) {
-    shown_partial_ = false;
-    if (!report.ok() || !report.view.drawable()) return set_last(std::move(report));
+void ResultsOnScreen::put_on_screen(RunReport report, const RunRequest& request, bool partial) {
     take_known_input(report.view);
     last_ = numbers_of(report);
     shown_ = std::move(report);
     shown_request_ = request;
     stale_ = false;
-    shown_partial_ = true;
+    shown_partial_ = partial;
+}
+
+void ResultsOnScreen::show_partial(RunReport report, const RunRequest& request) {
+    shown_partial_ = false;
+    if (!report.ok() || !report.view.drawable()) return set_last(std::move(report));
+    put_on_screen(std::move(report), request, true);
     ++version_;
 }
 
@@ -43,12 +47,7 @@ void ResultsOnScreen::show(RunReport report, const RunRequest& request, bool sam
         if (shown_) stale_ = true;  // keep the last good output visible, marked stale
         return set_last(std::move(report));
     }
-    take_known_input(report.view);
-    last_ = numbers_of(report);
-    shown_ = std::move(report);
-    shown_request_ = request;
-    stale_ = false;
-    shown_partial_ = false;
+    put_on_screen(std::move(report), request, false);
     if (!same_view) ++version_;  // the same arrays: nothing to upload again
 }
 

@@ -40,6 +40,9 @@ public:
 private:
     void set_last(RunReport report);
     void take_known_input(OutputView& view);
+    // A drawable result takes the screen: its numbers in last(), its arrays (and the input it was sent
+    // without) in shown().
+    void put_on_screen(RunReport report, const RunRequest& request, bool partial);
 
     std::optional<RunReport> last_, shown_;
     RunRequest last_request_, shown_request_;
