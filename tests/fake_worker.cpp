@@ -28,7 +28,8 @@
 //                     arrays), then after N ms the final one (the repeats' timing, no arrays)
 //   registers N       the inspect compile's ptxas report says N registers (default 32)
 //   image W H         the view is a W x H gray image with its difference map and RGB input, arrays
-//                     the size the real worker sends (to measure the window's taking in of them)
+//                     of the sizes the real worker sends for such a picture (to measure the window's
+//                     taking in of them)
 // --log FILE appends every request it receives to FILE, one JSON line each: {"thorough", "message"}.
 // --stdio-version N plays a remote worker of another protocol version: a stream frame header with
 // version N on stdout, then it waits for stdin to close.

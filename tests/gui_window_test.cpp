@@ -929,7 +929,7 @@ TEST(GuiWindow, TheCompareTabBenchesTheFileOnEveryGroupOfThePool) {
 
 // A save's checked result is what the window draws first, even when its final answer arrives a few
 // milliseconds later and the checked result's arrays take a while to take in (a stand-in GPU worker with
-// the real worker's array sizes: a 517x606 picture, its difference map, the RGB input). The loop's
+// the arrays a real photo makes: kplay's 517x606 photo, its difference map, the RGB input). The loop's
 // trace in the dump shows each checked result taken in on a frame of its own.
 TEST(GuiWindow, EachSavesCheckedResultIsDrawnBeforeItsFinalAnswer) {
     if (const std::string why = why_no_display(); !why.empty()) GTEST_SKIP() << why;
