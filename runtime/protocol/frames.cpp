@@ -9,7 +9,10 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <string_view>
 #include <utility>
+
+#include "base/write_all.hpp"
 
 namespace kplay {
 
@@ -18,15 +21,8 @@ UniqueFd SharedBlob::create(const void* bytes, size_t size, const char* name) {
     if (!fd) throw ProtocolError(std::string("memfd_create failed: ") + std::strerror(errno));
     // write() rather than a mapping and memcpy: the kernel fills the memfd's pages as it allocates them,
     // without a page fault per 4 KiB in this process (a view of some MiB is sent on every save).
-    const auto* next = static_cast<const char*>(bytes);
-    size_t left = size;
-    while (left > 0) {
-        const ssize_t wrote = ::write(fd.get(), next, left);
-        if (wrote < 0 && errno == EINTR) continue;
-        if (wrote <= 0) throw ProtocolError(std::string("cannot fill shared memory: ") + std::strerror(errno));
-        next += wrote;
-        left -= static_cast<size_t>(wrote);
-    }
+    if (const int error = write_all(fd.get(), std::string_view(static_cast<const char*>(bytes), size)))
+        throw ProtocolError(std::string("cannot fill shared memory: ") + std::strerror(error));
     return fd;
 }
 

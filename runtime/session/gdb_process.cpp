@@ -10,6 +10,7 @@
 #include <chrono>
 
 #include "base/subprocess.hpp"
+#include "base/write_all.hpp"
 
 namespace kplay {
 
@@ -93,15 +94,7 @@ void GdbProcess::kill() noexcept {
 }
 
 bool GdbProcess::send(const std::string& line) {
-    const std::string text = line + "\n";
-    size_t written = 0;
-    while (written < text.size()) {
-        const ssize_t n = write(to_.get(), text.data() + written, text.size() - written);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return false;
-        written += static_cast<size_t>(n);
-    }
-    return true;
+    return write_all(to_.get(), line + "\n") == 0;
 }
 
 std::optional<MiRecord> GdbProcess::next_record(double deadline_s, std::string& error) {

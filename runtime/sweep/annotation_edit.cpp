@@ -14,6 +14,7 @@
 #include "base/error.hpp"
 #include "base/text.hpp"
 #include "base/unique_fd.hpp"
+#include "base/write_all.hpp"
 #include "kernel_file/kernel_spec.hpp"
 
 namespace kplay {
@@ -157,13 +158,8 @@ int read_all(const fs::path& path, std::string& bytes) {
 }
 
 // Writes all of `bytes`, then makes them durable; 0 or errno.
-int write_all(int fd, std::string_view bytes) {
-    while (!bytes.empty()) {
-        const ssize_t put = ::write(fd, bytes.data(), bytes.size());
-        if (put < 0 && errno == EINTR) continue;
-        if (put < 0) return errno;
-        bytes.remove_prefix(static_cast<size_t>(put));
-    }
+int write_durably(int fd, std::string_view bytes) {
+    if (const int error = write_all(fd, bytes)) return error;
     return ::fsync(fd) == 0 ? 0 : errno;
 }
 
@@ -326,7 +322,7 @@ fs::path write_annotation_edit(const fs::path& path, std::string_view file_bytes
     // O_EXCL: an .orig that exists (a file, a folder, even a dangling link) is never replaced, so it
     // keeps the file as it was before kplay's first edit, however many edits follow.
     if (UniqueFd copy(::open(orig.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)); copy) {
-        int error = write_all(copy.get(), now);
+        int error = write_durably(copy.get(), now);
         if (!error && ::fchmod(copy.get(), mode) != 0) error = errno;  // the umask may have taken bits away
         if (error) {
             copy.reset();
@@ -356,7 +352,7 @@ fs::path write_annotation_edit(const fs::path& path, std::string_view file_bytes
     if (!error && ::fchown(out.get(), status.st_uid, status.st_gid) != 0) {
         // Not ours to give away: the file stays ours.
     }
-    if (!error) error = write_all(out.get(), edit.text);
+    if (!error) error = write_durably(out.get(), edit.text);
     out.reset();
     if (!error && ::rename(temp.c_str(), target.c_str()) != 0) error = errno;
     if (error) {
