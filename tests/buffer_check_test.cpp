@@ -2,6 +2,7 @@
 // through both poison patterns (byte order included), nondeterminism, NaN and Inf, overrides, the texts
 // a user reads, the metrics, and the window's views of each kind.
 #include "tasks/buffer_check.hpp"
+#include "tasks/kept_view.hpp"
 
 #include <gtest/gtest.h>
 
@@ -52,7 +53,7 @@ struct Case {
         return in;
     }
     BufferCheck check() const { return check_buffer(input()); }
-    OutputView view(OutputKind view_kind) const { return make_output_view(input(), view_kind); }
+    OutputView view(OutputKind view_kind, int view_side = 0) const { return make_output_view(input(), view_kind, view_side); }
 };
 
 template <typename T>
@@ -461,6 +462,82 @@ TEST(OutputViews, ImageShowsPixelsAndDifferences) {
     EXPECT_TRUE(std::isnan(view.map[0]));
     EXPECT_EQ(view.map[1], 0);
     EXPECT_EQ(view.map[5], -1);
+}
+
+// A 5x7 gray image viewed at most 3 pixels a side: 3x3 blocks (2x3, 3x1 at the edges), each its mean
+// value (a never-written pixel counts as 0) and the block's difference furthest from zero, a
+// never-written pixel (NaN) winning over any number.
+TEST(OutputViews, ALargeImageIsDownsampledWithoutHidingAWrongPixel) {
+    std::vector<uint8_t> got(35), want(35);
+    for (size_t i = 0; i < got.size(); ++i) got[i] = want[i] = static_cast<uint8_t>(10 + i);
+    got[1 * 7 + 4] += 9;   // block (1, 0): +9 ...
+    got[2 * 7 + 5] -= 20;  // ... and -20 further from zero
+    got[4 * 7 + 1] += 2;   // block (0, 1): +2
+    Case c = make_case<uint8_t>(ElementType::u8, got, want, exact(), {5, 7}, "gray");
+    unwrite(c, 4 * 7 + 6);  // block (2, 1)
+    const OutputView view = c.view(OutputKind::image, 3);
+    EXPECT_EQ(view.step, 3);
+    EXPECT_EQ(view.width, 3);
+    EXPECT_EQ(view.height, 2);
+    EXPECT_EQ(view.cols, 7);
+    EXPECT_EQ(view.rows, 5);
+    // Block (0, 0): 10 + {0, 1, 2, 7, 8, 9, 14, 15, 16}, 162 / 9 = 18; block (2, 1): (37 + 0) / 2 rounded.
+    EXPECT_EQ(view.output, (std::vector<unsigned char>{18, 20, 23, 36, 39, 19}));
+    ASSERT_EQ(view.map.size(), 6u);
+    EXPECT_EQ(view.map[0], 0);
+    EXPECT_EQ(view.map[1], -20);
+    EXPECT_EQ(view.map[2], 0);
+    EXPECT_EQ(view.map[3], 2);
+    EXPECT_EQ(view.map[4], 0);
+    EXPECT_TRUE(std::isnan(view.map[5]));
+
+    // No limit, or one the image fits in: the whole image, its bytes as they are.
+    for (const int side : {0, 7, 100}) {
+        const OutputView whole = c.view(OutputKind::image, side);
+        EXPECT_EQ(whole.step, 1) << side;
+        EXPECT_EQ(whole.width, 7);
+        EXPECT_EQ(whole.output, c.final.data);
+    }
+}
+
+TEST(OutputViews, ADownsampledColourImageKeepsItsChannels) {
+    std::vector<float> got(4 * 4 * 3), want(4 * 4 * 3);
+    for (size_t i = 0; i < got.size(); ++i) got[i] = want[i] = static_cast<float>(i);
+    got[(1 * 4 + 3) * 3 + 2] = 100.5f;  // pixel (3, 1), blue: in block (1, 0)
+    const OutputView view = make_case<float>(ElementType::f32, got, want, tolerance("0.5", "", "abs:0.5"), {4, 4, 3}, "rgb")
+                                .view(OutputKind::image, 2);
+    EXPECT_EQ(view.step, 2);
+    EXPECT_EQ(view.channels, 3);
+    ASSERT_EQ(view.output.size(), 2u * 2u * 3u);
+    // Block (1, 0) holds pixels (2, 0), (3, 0), (2, 1), (3, 1): red 6, 9, 18, 21; blue 8, 11, 20, 101.
+    EXPECT_EQ(view.output[3], 14);
+    EXPECT_EQ(view.output[5], 35);
+    EXPECT_FLOAT_EQ(view.map[1], 100.5f - 23.0f);
+    EXPECT_EQ(view.map[0], 0);
+}
+
+// The engine keeps a downsampled view's output and makes its full resolution when asked by its key.
+TEST(KeptViews, TheFullResolutionIsTheWholeViewAndOnlyForItsKey) {
+    std::vector<uint8_t> got(35, 7), want(35, 7);
+    got[33] = 9;
+    Case c = make_case<uint8_t>(ElementType::u8, got, want, exact(), {5, 7}, "gray");
+    KeptView kept;
+    EXPECT_THROW(kept.full_view(""), InputError);
+    const std::string key = kept.next_key();
+    kept.keep(c.input(), OutputKind::image);
+    const OutputView full = kept.full_view(key), whole = c.view(OutputKind::image);
+    EXPECT_EQ(full.step, 1);
+    EXPECT_EQ(full.output, whole.output);
+    EXPECT_EQ(full.map, whole.map);
+    EXPECT_EQ(full.map[33], 2);
+    const std::string next = kept.next_key();
+    EXPECT_NE(next, key);
+    try {
+        (void)kept.full_view(key);
+        ADD_FAILURE() << "an older key's view was made";
+    } catch (const InputError& error) {
+        EXPECT_NE(std::string(error.what()).find("no longer kept"), std::string::npos) << error.what();
+    }
 }
 
 TEST(OutputViews, MatrixRatiosAndNaN) {

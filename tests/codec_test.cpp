@@ -260,7 +260,8 @@ void fields(Walk& walk, const CheckReport& a, const CheckReport& b) {
 }
 // The view's scalars; its arrays travel as blobs (the blob tests below), the series' two numbers flattened.
 void fields(Walk& walk, const OutputView& a, const OutputView& b) {
-    FIELD(kind); FIELD(buffer); FIELD(width); FIELD(height); FIELD(rows); FIELD(cols); FIELD(channels); FIELD(input_w); FIELD(input_h); FIELD(input_identity);
+    FIELD(kind); FIELD(buffer); FIELD(width); FIELD(height); FIELD(rows); FIELD(cols); FIELD(step); FIELD(full_view_key); FIELD(channels); FIELD(input_w);
+    FIELD(input_h); FIELD(input_identity);
     field(walk, "series_count", a.series.count, b.series.count);
     field(walk, "series_bucket", a.series.bucket, b.series.bucket);
     FIELD(value); FIELD(expected);
@@ -273,7 +274,7 @@ void fields(Walk& walk, const RunRequest& a, const RunRequest& b) {
     FIELD(kernel_path); FIELD(source); FIELD(inputs); FIELD(block); FIELD(grid); FIELD(smem); FIELD(arg_overrides); FIELD(include_dirs);
     FIELD(init_overrides); FIELD(defines); FIELD(tolerance); FIELD(arch); FIELD(device); FIELD(warmup); FIELD(repeat); FIELD(flush_l2);
     FIELD(measure_ceiling); FIELD(defer_library_ceiling); FIELD(check_test_sizes); FIELD(test_sizes_at_any_size); FIELD(bench_sizes); FIELD(keep_outputs);
-    FIELD(progressive); FIELD(known_input); FIELD(rotate_inputs); FIELD(remeasure_ceiling); FIELD(baseline); FIELD(emulate);
+    FIELD(view_side); FIELD(progressive); FIELD(known_input); FIELD(rotate_inputs); FIELD(remeasure_ceiling); FIELD(baseline); FIELD(emulate);
     FIELD(emulate_without_gpu); FIELD(thread_order); FIELD(order_seed); FIELD(emulation_workers); FIELD(emulation_timeout_s);
     FIELD(reference_timeout_s); FIELD(emulation_thorough); FIELD(emulation_track); FIELD(who_wrote); FIELD(writer_map); FIELD(emulation_symbol_check);
     FIELD(emulation_sandbox); FIELD(emulation_debug);
@@ -480,6 +481,8 @@ OutputView output_view() {
     view.height = 480;
     view.rows = 4800;
     view.cols = 6401;
+    view.step = 5;
+    view.full_view_key = "4242.7";
     view.output = {0, 1, 2, 250, 255, 128};
     view.map = {0.5f, std::numeric_limits<float>::quiet_NaN(), -std::numeric_limits<float>::infinity(), 1e-30f};
     view.series.count = Series::kMaxSeriesEntries + 3;
@@ -622,6 +625,7 @@ RunRequest run_request() {
     request.test_sizes_at_any_size = true;
     request.bench_sizes = true;
     request.keep_outputs = true;
+    request.view_side = 512;
     request.progressive = true;
     request.known_input = "image:built-in";
     request.rotate_inputs = true;

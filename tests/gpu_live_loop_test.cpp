@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cmath>
 #include <fstream>
 #include <functional>
 #include <thread>
@@ -39,4 +40,38 @@ TEST(GpuLiveLoop, AKernelOnlySaveReusesResidentInputsAndTheReference) {
     EXPECT_TRUE(again.inputs_resident) << "the inputs were still on the GPU";
     EXPECT_TRUE(again.check.reference_cached) << "the reference was not run again";
     EXPECT_LT(again.h2d_ms, 1.0) << "nothing to upload";
+}
+
+// The seed's default picture (1280x800) comes to the window at most 1024 a side, computed on the GPU
+// (progressive: with the checked result); looking closely brings the full resolution, which equals a
+// whole view's arrays: the output as the kernel wrote it, every pixel within the task's +-1.
+TEST(GpuLiveLoop, ADownsampledViewsFullResolutionComesFromTheGpuRun) {
+    if (const std::string why = test::why_no_gpu(); !why.empty()) GTEST_SKIP() << why;
+    test::TempDir dir;
+    std::ifstream seed(test::kernels_dir() / "grayscale" / "01_seed_1d.cu");
+    const std::string text((std::istreambuf_iterator<char>(seed)), std::istreambuf_iterator<char>());
+    const auto file = dir.write("kernels/grayscale/seed.cu", text);
+    WorkerOptions options;
+    options.worker_path = test::worker_path();
+    options.extra_environment = {"XDG_CACHE_HOME=" + (dir.path() / "cache").string()};
+    KernelSession session(options);
+    session.open(file);
+    ASSERT_TRUE(pump_until(session, [&] { return session.last() && !session.busy(); }));
+    ASSERT_TRUE(session.last()->ok()) << session.last()->error;
+    ASSERT_FALSE(session.last()->emulated);
+    ASSERT_TRUE(session.shown());
+    EXPECT_EQ(session.shown()->view.step, 2);
+    EXPECT_EQ(session.shown()->view.width, 640);
+    EXPECT_EQ(session.shown()->view.output.size(), size_t{640 * 400});
+    const int version = session.output_version();
+    session.look_closely();
+    ASSERT_TRUE(pump_until(session, [&] { return session.output_version() != version; }));
+    const OutputView& view = session.shown()->view;
+    EXPECT_EQ(view.step, 1);
+    ASSERT_EQ(view.output.size(), size_t{1280 * 800});
+    ASSERT_EQ(view.map.size(), size_t{1280 * 800});
+    size_t off = 0;
+    for (float d : view.map) off += !(std::abs(d) <= 1.0f);  // NaN (never written) counts too
+    EXPECT_EQ(off, 0u) << "the seed matches its reference everywhere";
+    EXPECT_TRUE(session.full_view_problem().empty()) << session.full_view_problem();
 }

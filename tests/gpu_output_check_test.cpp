@@ -167,22 +167,28 @@ protected:
         EXPECT_EQ(from_gpu.first_bad.text, from_host.first_bad.text);
         EXPECT_EQ(from_gpu.passed, from_host.passed);
 
-        const OutputView want = make_output_view(input, kind), got = outputs->view(0, input, kind);
-        EXPECT_EQ(got.width, want.width);
-        EXPECT_EQ(got.height, want.height);
-        EXPECT_EQ(got.output, want.output);
-        const auto same_floats = [](const std::vector<float>& a, const std::vector<float>& b) {
-            if (a.size() != b.size()) return false;
-            for (size_t i = 0; i < a.size(); ++i)
-                if (std::bit_cast<uint32_t>(a[i]) != std::bit_cast<uint32_t>(b[i]) && !(std::isnan(a[i]) && std::isnan(b[i]))) return false;
-            return true;
-        };
-        EXPECT_TRUE(same_floats(got.map, want.map));
-        EXPECT_TRUE(same_floats(got.series.got_min, want.series.got_min));
-        EXPECT_TRUE(same_floats(got.series.got_max, want.series.got_max));
-        EXPECT_TRUE(same_floats(got.series.want_min, want.series.want_min));
-        EXPECT_TRUE(same_floats(got.series.want_max, want.series.want_max));
-        EXPECT_TRUE(same_floats(got.series.ratio_max, want.series.ratio_max));
+        // An image also downsampled (16 a side: 4x4 pixels to a view pixel), as the window asks for it.
+        for (const int side : kind == OutputKind::image ? std::vector<int>{0, 16} : std::vector<int>{0}) {
+            SCOPED_TRACE("view_side " + std::to_string(side));
+            const OutputView want = make_output_view(input, kind, side), got = outputs->view(0, input, kind, side);
+            EXPECT_EQ(got.width, want.width);
+            EXPECT_EQ(got.height, want.height);
+            EXPECT_EQ(got.step, want.step);
+            if (side > 0) EXPECT_GT(got.step, 1);
+            EXPECT_EQ(got.output, want.output);
+            const auto same_floats = [](const std::vector<float>& a, const std::vector<float>& b) {
+                if (a.size() != b.size()) return false;
+                for (size_t i = 0; i < a.size(); ++i)
+                    if (std::bit_cast<uint32_t>(a[i]) != std::bit_cast<uint32_t>(b[i]) && !(std::isnan(a[i]) && std::isnan(b[i]))) return false;
+                return true;
+            };
+            EXPECT_TRUE(same_floats(got.map, want.map));
+            EXPECT_TRUE(same_floats(got.series.got_min, want.series.got_min));
+            EXPECT_TRUE(same_floats(got.series.got_max, want.series.got_max));
+            EXPECT_TRUE(same_floats(got.series.want_min, want.series.want_min));
+            EXPECT_TRUE(same_floats(got.series.want_max, want.series.want_max));
+            EXPECT_TRUE(same_floats(got.series.ratio_max, want.series.ratio_max));
+        }
         ++cases_;
     }
 

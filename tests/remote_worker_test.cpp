@@ -160,6 +160,26 @@ TEST(RemoteWorker, RunsTheSeedKernelAndSaysHowTheLinkIs) {
     EXPECT_EQ(inner_workers_of(worker.path).size(), 1u);  // the supervisor's one worker
 }
 
+// Through the host's supervisor: a downsampled view's full resolution comes from the worker that ran it.
+TEST(RemoteWorker, ADownsampledViewsFullResolutionComesThroughTheSupervisor) {
+    WorkerCopy worker;
+    WorkerClient client(stdio_options(worker.path));
+    RunRequest request = seed_run();
+    request.keep_outputs = true;
+    request.view_side = 48;
+    const WorkerResult shown = client.wait(client.submit_run(request));
+    ASSERT_TRUE(shown.ok()) << shown.failure_message;
+    ASSERT_EQ(shown.run.stage, Stage::done) << shown.run.error;
+    EXPECT_EQ(shown.run.view.step, 2);
+    EXPECT_EQ(shown.run.view.output.size(), size_t{48 * 32});
+    const WorkerResult full = client.wait(client.submit_view(shown.run.view.full_view_key, false));
+    ASSERT_TRUE(full.ok()) << full.failure_message;
+    EXPECT_TRUE(full.run.error.empty()) << full.run.error;
+    EXPECT_EQ(full.run.view.step, 1);
+    EXPECT_EQ(full.run.view.output.size(), size_t{96 * 64});
+    EXPECT_EQ(full.run.view.map.size(), size_t{96 * 64});
+}
+
 TEST(RemoteWorker, TheKernelsHeadersAndImageTravelWithTheRun) {
     WorkerCopy worker;
     test::TempDir files;

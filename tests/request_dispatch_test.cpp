@@ -20,6 +20,7 @@ struct Recorder final : RequestHandler {
     void on_devices(uint64_t id, const Frame&) override { calls.push_back("devices " + std::to_string(id)); }
     void on_stats(uint64_t id, const Frame&) override { calls.push_back("stats " + std::to_string(id)); }
     void on_ping(uint64_t id, const Frame&) override { calls.push_back("ping " + std::to_string(id)); }
+    void on_view(uint64_t id, const Frame&) override { calls.push_back("view " + std::to_string(id)); }
     void send_error(const nlohmann::json& answer) override { errors.push_back(answer); }
 };
 
@@ -32,7 +33,8 @@ TEST(RequestDispatch, EveryKindReachesItsHandler) {
                                                                     {MessageKind::compile, "compile"},
                                                                     {MessageKind::devices, "devices"},
                                                                     {MessageKind::stats, "stats"},
-                                                                    {MessageKind::ping, "ping"}};
+                                                                    {MessageKind::ping, "ping"},
+                                                                    {MessageKind::view, "view"}};
     uint64_t id = 40;
     for (const auto& [kind, name] : kinds) {
         Recorder recorder;
@@ -52,6 +54,7 @@ TEST(RequestDispatch, TheHandlerSeesTheWholeFrame) {
         void on_devices(uint64_t, const Frame&) override {}
         void on_stats(uint64_t, const Frame&) override {}
         void on_ping(uint64_t, const Frame&) override {}
+        void on_view(uint64_t, const Frame&) override {}
         void send_error(const nlohmann::json&) override {}
     } inspector;
     const Frame request = frame_of(request_message(MessageKind::run, 3, {{"kernel_path", "k.cu"}}));

@@ -186,6 +186,58 @@ TEST(RealWorker, CompilesAndReportsNoDriverWithoutAGpu) {
     unsetenv("KPLAY_CUDA_DRIVER");
 }
 
+// A run asked for a view at most 32 pixels a side gets it downsampled, and the "view" request with its
+// key brings the full resolution: the same arrays a run without the limit sends. A side run (no
+// outputs kept) leaves it; the next shown run replaces it, and the old key then gets a message.
+TEST(RealWorker, ADownsampledViewsFullResolutionComesOnRequest) {
+    WorkerOptions options;
+    options.worker_path = test::worker_path();
+    WorkerClient client(options);
+    RunRequest run;
+    run.kernel_path = test::kernels_dir() / "grayscale/01_seed_1d.cu";
+    run.inputs.size = "96x64";
+    run.emulate = true;
+    run.warmup = 0;
+    run.repeat = 1;
+    run.check_test_sizes = false;
+    run.keep_outputs = true;
+    const WorkerResult whole = client.wait(client.submit_run(run));
+    ASSERT_TRUE(whole.ok()) << whole.failure_message;
+    ASSERT_EQ(whole.run.stage, Stage::done) << whole.run.error;
+    EXPECT_EQ(whole.run.view.step, 1);
+    EXPECT_TRUE(whole.run.view.full_view_key.empty());
+
+    run.view_side = 32;
+    RunRequest side = run;  // a library ceiling or a fault's re-run: no outputs kept
+    side.keep_outputs = false;
+    side.view_side = 0;
+    const WorkerResult shown = client.wait(client.submit_run(run));
+    ASSERT_TRUE(shown.ok()) << shown.failure_message;
+    const OutputView& view = shown.run.view;
+    EXPECT_EQ(view.step, 3);  // 96 / 32
+    EXPECT_EQ(view.width, 32);
+    EXPECT_EQ(view.height, 22);
+    EXPECT_EQ(view.cols, 96);
+    EXPECT_EQ(view.rows, 64);
+    ASSERT_FALSE(view.full_view_key.empty());
+    ASSERT_TRUE(client.wait(client.submit_run(side)).ok());  // a side run leaves the kept output
+    const WorkerResult full = client.wait(client.submit_view(view.full_view_key, false));
+    ASSERT_TRUE(full.ok()) << full.failure_message;
+    EXPECT_EQ(full.kind, MessageKind::view);
+    EXPECT_TRUE(full.run.error.empty()) << full.run.error;
+    EXPECT_EQ(full.run.view.step, 1);
+    EXPECT_EQ(full.run.view.width, 96);
+    EXPECT_EQ(full.run.view.height, 64);
+    EXPECT_EQ(full.run.view.output, whole.run.view.output);
+    EXPECT_EQ(full.run.view.map, whole.run.view.map);
+
+    ASSERT_TRUE(client.wait(client.submit_run(run)).ok());  // a newer shown run replaces it
+    const WorkerResult gone = client.wait(client.submit_view(view.full_view_key, false));
+    ASSERT_TRUE(gone.ok()) << gone.failure_message;
+    EXPECT_TRUE(gone.run.view.empty());
+    EXPECT_NE(gone.run.error.find("no longer kept"), std::string::npos) << gone.run.error;
+}
+
 // An inspect compile comes back with its CUBIN (a shared-memory blob, not JSON), the PTX it was built
 // from and ptxas's resource report, for an sm_ arch even when `compute_` was asked and without a GPU.
 TEST(RealWorker, AnInspectCompileBringsTheCubinItsPtxAndThePtxasReport) {

@@ -103,10 +103,19 @@ public:
         exit_after_ = report.sticky_fault();
         answer(id, MessageKind::run, report, kplay::make_report_blobs(report));
     }
+    void on_view(uint64_t id, const Frame& request) override {
+        kplay::RunReport report;
+        try {
+            report.view = engine_.full_view(request.message.at(field::body).at("key").get<std::string>());
+        } catch (const std::exception& error) {
+            report.error = error.what();  // no longer kept, or a request without its key
+        }
+        answer(id, MessageKind::view, report, kplay::make_report_blobs(report));
+    }
     void send_error(const nlohmann::json& answer) override { kplay::send_frame(socket_, answer); }
 
 private:
-    // blobs: a compile's or a run's answer always lists them (maybe none); other kinds have none.
+    // blobs: a compile's, a run's or a view's answer always lists them (maybe none); other kinds have none.
     void answer(uint64_t id, MessageKind kind, nlohmann::json body,
                 std::optional<kplay::ReportBlobs> blobs = std::nullopt, bool partial = false) {
         nlohmann::json message = {

@@ -95,6 +95,12 @@ public:
         apply_limits(request.message);
         begin(id, MessageKind::ping, client_for(false)).submit_ping();
     }
+    void on_view(uint64_t id, const Frame& request) override {
+        apply_limits(request.message);
+        const nlohmann::json& body = request.message.at(protocol_field::body);
+        const bool thorough = body.value("thorough", false);
+        begin(id, MessageKind::view, client_for(thorough)).submit_view(body.value("key", ""), thorough);
+    }
     void send_error(const nlohmann::json& answer) override { send_stream_frame(options_.out_fd, answer); }
 
 private:

@@ -10,6 +10,7 @@ void read_answer(const Frame& answer, WorkerResult& result) {
     const nlohmann::json& body = message.at(protocol_field::body);
     switch (result.kind) {
         case MessageKind::run:
+        case MessageKind::view:
             result.run = body.get<RunReport>();
             read_report_blobs(message.at(protocol_field::blobs), answer.fds, result.run);
             break;
@@ -35,6 +36,7 @@ nlohmann::json failed_answer(const WorkerResult& result) {
     nlohmann::json& body = message[protocol_field::body];
     switch (result.kind) {
         case MessageKind::run:
+        case MessageKind::view:
             body = result.run;
             message[protocol_field::blobs] = nlohmann::json::array();  // a failure's report has no arrays
             break;

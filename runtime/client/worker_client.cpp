@@ -68,6 +68,9 @@ uint64_t WorkerClient::submit_compile(const CompileFileRequest& request) {
 }
 uint64_t WorkerClient::submit_devices() { return enqueue(MessageKind::devices, nullptr, "listing devices"); }
 uint64_t WorkerClient::submit_stats() { return enqueue(MessageKind::stats, nullptr, "reading worker statistics"); }
+uint64_t WorkerClient::submit_view(const std::string& key, bool thorough) {
+    return enqueue(MessageKind::view, {{"key", key}, {"thorough", thorough}}, "reading the output at full resolution");
+}
 uint64_t WorkerClient::submit_ping() { return enqueue(MessageKind::ping, nullptr, "checking the worker"); }
 
 void WorkerClient::reset_crash_loop() {
@@ -101,7 +104,7 @@ WorkerResult WorkerClient::fail_in_flight(WorkerFailure failure, const std::stri
     result.failure_message = message;
     result.worker_pid = link_->pid();
     result.elapsed_ms = std::chrono::duration<double, std::milli>(Clock::now() - sent_at_).count();
-    if (result.kind == MessageKind::run) {
+    if (result.kind == MessageKind::run || result.kind == MessageKind::view) {
         result.run.file = in_flight_->message[protocol_field::body].value("kernel_path", "");
         result.run.stage = Stage::worker;
         result.run.error = message;

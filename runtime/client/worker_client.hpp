@@ -44,6 +44,9 @@ public:
     uint64_t submit_devices();
     uint64_t submit_stats();
     uint64_t submit_ping();
+    // The full resolution of a view this worker made downsampled (OutputView::full_view_key); `thorough`
+    // says which of a remote host's workers made it. Answered as a run (WorkerResult::run.view).
+    uint64_t submit_view(const std::string& key, bool thorough);
 
     // Advances the state machine without blocking; returns a finished result if there is one.
     std::optional<WorkerResult> poll();

@@ -247,16 +247,26 @@ extern "C" __global__ void kplay_check_tally(Params p, Tally* out) {
 __device__ float max_or_nan(float a, float b) { return (isnan(a) || isnan(b)) ? __int_as_float(0x7FC00000) : fmaxf(a, b); }
 __device__ float min_or_nan(float a, float b) { return (isnan(a) || isnan(b)) ? __int_as_float(0x7FC00000) : fminf(a, b); }
 
-extern "C" __global__ void kplay_check_image(Params p, int channels, float* map, unsigned char* bytes) {
-    const unsigned long long pixel = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
-    if (pixel >= p.count / channels) return;
+// One thread per view pixel: its block of step x step image pixels (one at full resolution), as the
+// host's fill_image_view: the difference furthest from zero, and each channel's mean rounded byte.
+extern "C" __global__ void kplay_check_image(Params p, int channels, long long image_w, long long image_h, int step, int view_w,
+                                             int view_h, float* map, unsigned char* bytes) {
+    const long long pixel = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (pixel >= (long long)view_w * view_h) return;
+    const long long vy = pixel / view_w, vx = pixel % view_w;
+    const long long y_end = min(image_h, (vy + 1) * step), x_end = min(image_w, (vx + 1) * step);
+    const long long count = (y_end - vy * step) * (x_end - vx * step);
     float cell = 0.0f;
     for (int c = 0; c < channels; ++c) {
-        const unsigned long long i = pixel * channels + c;
-        const Element e = compare(p, i);
-        const float d = (float)(e.got - e.ref);
-        if (isnan(d) || (!isnan(cell) && fabsf(d) > fabsf(cell))) cell = d;
-        if (bytes) bytes[i] = (unsigned char)(isnan(e.got) ? 0.0 : fmin(fmax(round(e.got), 0.0), 255.0));
+        long long sum = 0;
+        for (long long y = vy * step; y < y_end; ++y)
+            for (long long x = vx * step; x < x_end; ++x) {
+                const Element e = compare(p, (unsigned long long)((y * image_w + x) * channels + c));
+                const float d = (float)(e.got - e.ref);
+                if (isnan(d) || (!isnan(cell) && fabsf(d) > fabsf(cell))) cell = d;
+                sum += isnan(e.got) ? 0 : (long long)fmin(fmax(round(e.got), 0.0), 255.0);
+            }
+        if (bytes) bytes[pixel * channels + c] = (unsigned char)((sum + count / 2) / count);
     }
     map[pixel] = cell;
 }
@@ -357,14 +367,15 @@ CheckKernelTally CheckKernel::tally(const Stream& stream, const CheckKernelParam
     return tally;
 }
 
-void CheckKernel::image_view(const Stream& stream, const CheckKernelParams& params, int channels, std::vector<float>& map,
+void CheckKernel::image_view(const Stream& stream, const CheckKernelParams& params, const ImageViewShape& shape, std::vector<float>& map,
                              std::vector<unsigned char>& bytes) const {
     ViewArray<float> map_array(map);
     ViewArray<unsigned char> byte_array(bytes);
     CheckKernelParams p = params;
-    int c = channels;
+    int c = shape.channels, step = shape.step, w = shape.view_w, h = shape.view_h;
+    long long iw = shape.image_w, ih = shape.image_h;
     CUdeviceptr m = map_array.get(), b = byte_array.get();
-    void* args[] = {&p, &c, &m, &b};
+    void* args[] = {&p, &c, &iw, &ih, &step, &w, &h, &m, &b};
     launch(image_, blocks_of(map.size()), stream, args);
     stream.synchronize();
     map_array.read_back();

@@ -37,6 +37,13 @@ struct CheckKernelTally {
     double diff_squares = 0, ref_squares = 0;
 };
 
+// An image view's frame (OutputView's image fields): the image's size, and the view's.
+struct ImageViewShape {
+    int channels = 1;
+    int64_t image_w = 0, image_h = 0;
+    int step = 1, view_w = 0, view_h = 0;
+};
+
 class CheckKernel {
 public:
     // Compiles with NVRTC for this device (needs the device's context current).
@@ -45,9 +52,10 @@ public:
     // The largest finite |reference| (for params.rel_floor), after the work on `stream`.
     double largest_reference(const Stream& stream, const CheckKernelParams& params) const;
     CheckKernelTally tally(const Stream& stream, const CheckKernelParams& params) const;
-    // An image of `channels` interleaved channels: per pixel the difference furthest from zero (NaN: never
-    // written); `bytes` (non-u8 types) the output rounded to bytes, else left empty.
-    void image_view(const Stream& stream, const CheckKernelParams& params, int channels, std::vector<float>& map,
+    // An image of `channels` interleaved channels, viewed at one pixel per step x step block: per view
+    // pixel the block's difference furthest from zero (NaN: never written) into `map`, and into `bytes`
+    // (when sized) each channel's mean of the bytes the block's pixels round to.
+    void image_view(const Stream& stream, const CheckKernelParams& params, const ImageViewShape& shape, std::vector<float>& map,
                     std::vector<unsigned char>& bytes) const;
     // rows x cols elements max-pooled by row_step x col_step into `map` (height x width) of error ratios.
     void matrix_view(const Stream& stream, const CheckKernelParams& params, int64_t rows, int64_t cols, int64_t row_step,

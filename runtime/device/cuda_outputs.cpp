@@ -89,18 +89,18 @@ ElementTally CudaOutputs::tally(size_t index, const BufferCheckInput& input) {
     return tally;
 }
 
-OutputView CudaOutputs::view(size_t index, const BufferCheckInput& input, OutputKind kind) {
-    ViewFrame frame = output_view_frame(input, kind);
+OutputView CudaOutputs::view(size_t index, const BufferCheckInput& input, OutputKind kind, int view_side) {
+    ViewFrame frame = output_view_frame(input, kind, view_side);
     OutputView& view = frame.view;
     if (kind == OutputKind::scalar) throw InputError("Internal: a scalar's view is made on the host, from its one element");
     const CheckKernelParams p = params(index, input);
     switch (kind) {
         case OutputKind::image: {
             // Bytes are the picture as they are; other types come back rounded to bytes.
-            const bool bytes = input.spec->type == ElementType::u8;
-            std::vector<unsigned char> none;
-            kernel_.image_view(stream_, p, view.channels, view.map, bytes ? none : view.output);
-            if (bytes) view.output = input.final->data;
+            // (The frame leaves `output` empty for bytes at full resolution: the kernel writes none.)
+            const ImageViewShape shape{view.channels, view.cols, view.rows, view.step, view.width, view.height};
+            kernel_.image_view(stream_, p, shape, view.map, view.output);
+            if (view.output.empty()) view.output = input.final->data;
             break;
         }
         case OutputKind::matrix:

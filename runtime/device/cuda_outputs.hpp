@@ -18,7 +18,7 @@ public:
 
     void keep(size_t index, int launch, DeviceBuffers& buffers) override;
     ElementTally tally(size_t index, const BufferCheckInput& input) override;
-    OutputView view(size_t index, const BufferCheckInput& input, OutputKind kind) override;
+    OutputView view(size_t index, const BufferCheckInput& input, OutputKind kind, int view_side) override;
     std::vector<unsigned char> first_launch(size_t index) override;
 
 private:

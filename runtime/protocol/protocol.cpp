@@ -11,13 +11,14 @@ namespace kplay {
 
 namespace {
 
-constexpr EnumNames<MessageKind, 7> kKinds{{{MessageKind::run, "run"},
+constexpr EnumNames<MessageKind, 8> kKinds{{{MessageKind::run, "run"},
                                             {MessageKind::compile, "compile"},
                                             {MessageKind::devices, "devices"},
                                             {MessageKind::stats, "stats"},
                                             {MessageKind::ping, "ping"},
                                             {MessageKind::progress, "progress"},
-                                            {MessageKind::hello, "hello"}}};
+                                            {MessageKind::hello, "hello"},
+                                            {MessageKind::view, "view"}}};
 
 // Every array of an OutputView that travels as a blob, by name.
 struct ByteArray {

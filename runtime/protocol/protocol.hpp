@@ -1,7 +1,9 @@
 // The vocabulary of kplay's worker protocol, in one place: the message kinds, the fields every message
 // has, progress messages, and the shared-memory blobs a run's answer carries.
 //
-//   request:  {"id": N, "type": "run" | "compile" | "devices" | "stats" | "ping", "body": {...}}
+//   request:  {"id": N, "type": "run" | "compile" | "devices" | "stats" | "ping" | "view", "body": {...}}
+//   view:     body {"key": OutputView::full_view_key, "thorough": bool}; answered as a run, its body a
+//             RunReport that holds the full-resolution view (or an error saying why not)
 //   progress: {"id": N, "type": "progress", "phase": "compile" | "cpu" | "gpu", "fraction": 0..1 or -1}
 //   a progressive run's first answer: {"id": N, "type": "run", "partial": true, "body": RunReport, "blobs": [...]},
 //   then its final answer as any run's.
@@ -29,7 +31,7 @@
 
 namespace kplay {
 
-enum class MessageKind { run, compile, devices, stats, ping, progress, hello };
+enum class MessageKind { run, compile, devices, stats, ping, progress, hello, view };
 const char* message_kind_name(MessageKind kind);
 std::optional<MessageKind> parse_message_kind(std::string_view text);
 

@@ -38,6 +38,7 @@ std::optional<MessageKind> dispatch_request(const Frame& request, RequestHandler
         case MessageKind::devices: handler.on_devices(id, request); return kind;
         case MessageKind::stats: handler.on_stats(id, request); return kind;
         case MessageKind::ping: handler.on_ping(id, request); return kind;
+        case MessageKind::view: handler.on_view(id, request); return kind;
         case MessageKind::progress:
         case MessageKind::hello: break;  // what a worker sends, never what it is asked
     }

@@ -23,6 +23,8 @@ public:
     virtual void on_devices(uint64_t id, const Frame& request) = 0;
     virtual void on_stats(uint64_t id, const Frame& request) = 0;
     virtual void on_ping(uint64_t id, const Frame& request) = 0;
+    // A shown run's primary output at full resolution (ViewRequest), answered as a run's report.
+    virtual void on_view(uint64_t id, const Frame& request) = 0;
     // Sends an answer the dispatch made itself: the error for a request it could not hand on.
     virtual void send_error(const nlohmann::json& answer) = 0;
 };

@@ -147,7 +147,9 @@ RunReport Engine::run(const RunRequest& request) {
     RunReport report;
     report.file = request.kernel_path.string();
     const DeviceQuery devices = query_devices();  // one device query per run
-    const EngineServices services{config_, cache_, [this](int ordinal) -> CudaDevice& { return gpu(ordinal); }, inputs_, references_, progress_, partial_, devices};
+    // A run the window shows replaces the kept output; a side run (a library ceiling, a fault's re-run) leaves it.
+    if (request.keep_outputs) kept_view_.clear();
+    const EngineServices services{config_, cache_, [this](int ordinal) -> CudaDevice& { return gpu(ordinal); }, inputs_, references_, progress_, partial_, devices, kept_view_};
     try {
         run_pipeline(request, report, services);
     } catch (const ApiError& error) {

@@ -19,6 +19,7 @@
 #include "values/stage.hpp"
 #include "compile/compile_cache.hpp"
 #include "compile/compiler_process.hpp"
+#include "tasks/kept_view.hpp"
 #include "reference/references.hpp"
 #include "tasks/input_cache.hpp"
 
@@ -65,6 +66,9 @@ public:
     int64_t device_memory_in_use();
     CompileFileResult compile_file(const CompileFileRequest& request);
     RunReport run(const RunRequest& request);
+    // A shown run's primary output at full resolution, when its view came downsampled
+    // (RunRequest::view_side) with this key. Throws InputError when it is no longer kept.
+    OutputView full_view(const std::string& key) const { return kept_view_.full_view(key); }
     // Makes GPU 0's context now, if there is a GPU and no context yet (the first run then finds it
     // made); a failure is left for that run to report.
     void open_first_gpu();
@@ -81,6 +85,7 @@ private:
     References references_;
     ProgressCallback progress_;
     PartialCallback partial_;
+    KeptView kept_view_;
 };
 
 }  // namespace kplay

@@ -10,6 +10,7 @@
 #include "run/engine.hpp"
 #include "reference/references.hpp"
 #include "tasks/input_cache.hpp"
+#include "tasks/kept_view.hpp"
 
 namespace kplay {
 
@@ -24,6 +25,7 @@ struct EngineServices {
     const ProgressCallback& progress;
     const PartialCallback& partial;
     const DeviceQuery& devices;  // queried once per run
+    KeptView& kept_view;         // a downsampled view's output, for the full resolution on request
 
     // The phase the run is in now, for the watchdog (`fraction` of a long CPU reference, or -1).
     void report_progress(Phase phase, double fraction = -1) const {

@@ -37,6 +37,8 @@ void send_partial(const SizeContext& context, RunReport& report, const SizeRun& 
     // (the window's trace compares this with when it read it).
     report.times.partial_at_ms = ms_since(started);
     report.view = OutputView{partial.view.kind, partial.view.buffer};
+    // After the answer has left: the copies for a full-resolution view cost the first result nothing.
+    if (partial.view.step > 1) keep_full_view(context, run, checked);
     if (partial.view.drawable()) {
         report.view.input_identity = partial.view.input_identity;
         report.view_sent_before = true;
@@ -69,7 +71,10 @@ std::optional<SizeRun> run_main_size(const SizeContext& context, RunReport& repo
     record_main_size(report, run, context.file.spec);
     if (run.stopped) std::rethrow_exception(run.stopped);
     if (!run.launches->failure.ok) return std::nullopt;
-    if (request.keep_outputs && !sent_partial) report.view = output_view(context, run, *run.launches);
+    if (request.keep_outputs && !sent_partial) {
+        report.view = output_view(context, run, *run.launches);
+        if (report.view.step > 1) keep_full_view(context, run, *run.launches);
+    }
     return run;
 }
 

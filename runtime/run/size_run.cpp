@@ -139,8 +139,13 @@ SizeRun run_size(const SizeContext& context, const SizeSettings& settings) {
     return run;
 }
 
+void keep_full_view(const SizeContext& context, const SizeRun& run, const RunnerResult& launches) {
+    keep_primary_output(check_input(context, run, launches), context.services.kept_view);
+}
+
 OutputView output_view(const SizeContext& context, const SizeRun& run, const RunnerResult& launches) {
-    OutputView view = primary_output_view(check_input(context, run, launches));
+    OutputView view = primary_output_view(check_input(context, run, launches), context.request.view_side);
+    if (view.step > 1) view.full_view_key = context.services.kept_view.next_key();
     const TaskSpec& task = context.file.spec.task;
     if (!task.has_image_input()) return view;
     const TaskData& data = *run.data;

@@ -67,5 +67,8 @@ SizeRun run_size(const SizeContext& context, const SizeSettings& settings);
 // The window's view of the primary output as `launches` left it, with the input image it was made from
 // unless the window has that already (RunRequest::known_input).
 OutputView output_view(const SizeContext& context, const SizeRun& run, const RunnerResult& launches);
+// Keeps what the primary output's full-resolution view is made from (EngineServices::kept_view), for a
+// view that came downsampled.
+void keep_full_view(const SizeContext& context, const SizeRun& run, const RunnerResult& launches);
 
 }  // namespace kplay

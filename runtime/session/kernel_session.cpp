@@ -122,6 +122,7 @@ RunRequest KernelSession::make_request() const {
     request.source = source();
     request.include_dirs = include_dirs_;
     request.keep_outputs = true;
+    request.view_side = view_side;
     request.progressive = true;  // the checked result first, its timing after (show_partial)
     request.defer_library_ceiling = true;  // measured in a request of its own, so no run waits for it
     if (shown() && !shown()->view.input.empty()) request.known_input = shown()->view.input_identity;  // don't ship it again
@@ -225,6 +226,11 @@ void KernelSession::ceiling_measured(const LibraryCeiling::Measured& measured) {
 }
 
 void KernelSession::handle(WorkerResult result, bool from_thorough_worker) {
+    // The full resolution of the view on screen, from whichever worker made it.
+    if (result.kind == MessageKind::view) {
+        if (auto full = full_view_.take(result, from_thorough_worker)) screen_.show_full_view(std::move(*full));
+        return;
+    }
     // Device lists, cuBLAS baselines, inspect compiles and fault re-runs are asked of the main worker only.
     if (!from_thorough_worker && handle_side_answer(result)) return;
     // The two workers number their requests independently: a run's answer counts only from the worker asked.
@@ -248,6 +254,7 @@ void KernelSession::show_partial(RunReport report) {
     // The main size as checked, before its timed repeats, further sizes and second seed: the picture
     // and its verdict now; the final answer refines the figures in place (RunReport::partial).
     run_.partial_shown();
+    shown_thorough_ = run_.thorough();
     ceiling_.apply(report);
     screen_.show_partial(std::move(report), run_.request());
     // The edit->result time is to this answer: it is the one the user sees first.
@@ -255,6 +262,7 @@ void KernelSession::show_partial(RunReport report) {
 }
 
 void KernelSession::accept(RunReport report, double worker_ms, bool reused, bool after_partial, bool same_view) {
+    if (report.view.drawable()) shown_thorough_ = run_.thorough();
     screen_.show(std::move(report), run_.request(), same_view);
     const RunReport& newest = *last();
     faults_.clear();  // they were of the run before
@@ -300,6 +308,12 @@ bool KernelSession::update() {
             if (checked_result) break;
         }
     return changed;
+}
+
+void KernelSession::look_closely() {
+    if (!shown() || shown()->view.step <= 1) return;
+    WorkerClient* worker = shown_thorough_ ? workers_.thorough() : &workers_.main();
+    if (worker) full_view_.ask(shown()->view, *worker, shown_thorough_);
 }
 
 void KernelSession::ask_for_inspection(const RunReport& report) {

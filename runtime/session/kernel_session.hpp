@@ -22,6 +22,7 @@
 #include "inspect/fault_finder.hpp"
 #include "inspect/profiler.hpp"
 #include "kernel_file/kernel_spec.hpp"
+#include "session/full_view_fetch.hpp"
 #include "session/clock.hpp"
 #include "session/fault_line_search.hpp"
 #include "session/kernel_inspector.hpp"
@@ -177,8 +178,17 @@ public:
     std::string writers_problem() const;
     double writers_seconds() const { return writers_.seconds(); }
 
+    // An image output comes viewed at most this many pixels a side (RunRequest::view_side; 0: whole);
+    // its full resolution when the user looks closely: a hover, a zoom past the view's pixels, a Save.
+    static constexpr int kScreenViewSide = 1024;
+    void look_closely();
+    // While the full resolution of the view on screen is on its way; why it could not come.
+    bool fetching_full_view() const { return shown() && full_view_.waiting_for(shown()->view); }
+    const std::string& full_view_problem() const { return full_view_.problem(); }
+
     LaunchOverrides overrides;
     InputSettings inputs;
+    int view_side = kScreenViewSide;
 
 private:
     void load(Clock::time_point changed_at, bool force, bool opened = false);
@@ -211,6 +221,8 @@ private:
     RunProfiler profiler_;
     LineAccessRun lines_;
     WriterMapRun writers_;
+    FullViewFetch full_view_;
+    bool shown_thorough_ = false;  // the result on screen came from the thorough worker
     bool show_writers_ = false;
     std::string notice_;
 };

@@ -57,6 +57,18 @@ void ResultsOnScreen::set_last(RunReport report) {
     last_->view = OutputView{last_->view.kind, last_->view.buffer};
 }
 
+bool ResultsOnScreen::show_full_view(OutputView full) {
+    if (!shown_ || shown_->view.full_view_key.empty() || shown_->view.full_view_key != full.full_view_key) return false;
+    OutputView& view = shown_->view;
+    full.input = std::move(view.input);
+    full.input_w = view.input_w;
+    full.input_h = view.input_h;
+    full.input_identity = view.input_identity;
+    view = std::move(full);
+    ++version_;
+    return true;
+}
+
 void ResultsOnScreen::update_each(const std::function<void(RunReport&)>& change) {
     if (last_) change(*last_);
     if (shown_) change(*shown_);

@@ -27,6 +27,9 @@ public:
     void lend_view(OutputView& view) { view = std::move(shown_->view); }
     // A run's final result, of `request`; `same_view`: its arrays are those on screen already.
     void show(RunReport report, const RunRequest& request, bool same_view);
+    // The full resolution of the downsampled view on screen (its full_view_key), in its place with the
+    // same input; false when the screen shows another view now.
+    bool show_full_view(OutputView full);
     // Both results changed in place (a ceiling that arrived).
     void update_each(const std::function<void(RunReport&)>& change);
 

@@ -474,19 +474,32 @@ int64_t cols_of(const HostBuffer& buffer) { return is_2d(buffer) ? buffer.shape[
 // Every pass below fills the frame output_view_frame made, so the host's view and a device's agree on
 // its shape by construction.
 void fill_image_view(OutputView& view, const ElementComparer& comparer, const BufferCheckInput& input) {
-    const auto channels = static_cast<size_t>(view.channels);
-    const bool bytes = input.spec->type == ElementType::u8;
-    if (bytes) view.output = input.final->data;
-    // One difference per pixel: of its channels, the one furthest from the reference (NaN wins).
-    for (size_t i = 0; i < comparer.count(); ++i) {
-        const ElementResult e = comparer.compare(i);
-        const float d = static_cast<float>(e.got - e.ref);
-        float& cell = view.map[i / channels];
-        if (std::isnan(d) || (!std::isnan(cell) && std::abs(d) > std::abs(cell))) cell = d;
-        // Other types are shown as the bytes they would round to.
-        if (!bytes)
-            view.output[i] = static_cast<unsigned char>(std::isnan(e.got) ? 0 : std::clamp(std::round(e.got), 0.0, 255.0));
-    }
+    const auto channels = static_cast<int64_t>(view.channels);
+    // Bytes at full resolution are the picture as they are (the frame left `output` empty for them);
+    // other types, and a downsampled view's pixels, are the bytes the output rounds to (a block's mean).
+    const bool write_bytes = input.spec->type != ElementType::u8 || view.step > 1;
+    if (!write_bytes) view.output = input.final->data;
+    const int64_t step = view.step, image_w = view.cols, image_h = view.rows;
+    for (int64_t vy = 0; vy < view.height; ++vy)
+        for (int64_t vx = 0; vx < view.width; ++vx) {
+            // One difference per view pixel: of its block's pixels and channels, the one furthest from
+            // the reference (NaN wins), so a downsampled view hides no wrong pixel.
+            float cell = 0.0f;
+            const int64_t y_end = std::min(image_h, (vy + 1) * step), x_end = std::min(image_w, (vx + 1) * step);
+            const int64_t count = (y_end - vy * step) * (x_end - vx * step);
+            for (int64_t c = 0; c < channels; ++c) {
+                int64_t sum = 0;
+                for (int64_t y = vy * step; y < y_end; ++y)
+                    for (int64_t x = vx * step; x < x_end; ++x) {
+                        const ElementResult e = comparer.compare(static_cast<size_t>((y * image_w + x) * channels + c));
+                        const float d = static_cast<float>(e.got - e.ref);
+                        if (std::isnan(d) || (!std::isnan(cell) && std::abs(d) > std::abs(cell))) cell = d;
+                        sum += std::isnan(e.got) ? 0 : static_cast<int64_t>(std::clamp(std::round(e.got), 0.0, 255.0));
+                    }
+                if (write_bytes) view.output[static_cast<size_t>((vy * view.width + vx) * channels + c)] = static_cast<unsigned char>((sum + count / 2) / count);
+            }
+            view.map[static_cast<size_t>(vy * view.width + vx)] = cell;
+        }
 }
 
 void fill_matrix_view(const ViewFrame& frame, OutputView& view, const ElementComparer& comparer) {
@@ -575,7 +588,7 @@ BufferCheck check_buffer(const BufferCheckInput& input, const ElementTally& tall
     return check;
 }
 
-ViewFrame output_view_frame(const BufferCheckInput& input, OutputKind kind) {
+ViewFrame output_view_frame(const BufferCheckInput& input, OutputKind kind, int view_side) {
     ViewFrame frame;
     OutputView& view = frame.view;
     view.kind = kind;
@@ -584,11 +597,19 @@ ViewFrame output_view_frame(const BufferCheckInput& input, OutputKind kind) {
     const HostBuffer& buffer = *input.final;
     switch (kind) {
         case OutputKind::image: {
-            view.width = static_cast<int>(cols_of(buffer));
-            view.height = static_cast<int>(rows_of(buffer));
+            view.cols = cols_of(buffer);
+            view.rows = rows_of(buffer);
             view.channels = static_cast<int>(channels_of(buffer));
-            view.output.assign(input.spec->type == ElementType::u8 ? 0 : buffer.count, 0);
-            view.map.assign(buffer.count / static_cast<size_t>(view.channels), 0.0f);
+            const int64_t longest = std::max(view.cols, view.rows);
+            const int64_t step = view_side > 0 && longest > view_side ? (longest + view_side - 1) / view_side : 1;
+            view.step = static_cast<int>(step);
+            view.width = static_cast<int>((view.cols + step - 1) / step);
+            view.height = static_cast<int>((view.rows + step - 1) / step);
+            const size_t pixels = static_cast<size_t>(view.width) * static_cast<size_t>(view.height);
+            // Bytes at full resolution are the output's own (left empty here, taken as they are).
+            const bool own_bytes = input.spec->type == ElementType::u8 && step == 1;
+            view.output.assign(own_bytes ? 0 : pixels * static_cast<size_t>(view.channels), 0);
+            view.map.assign(pixels, 0.0f);
             break;
         }
         case OutputKind::matrix: {
@@ -620,8 +641,8 @@ ViewFrame output_view_frame(const BufferCheckInput& input, OutputKind kind) {
     return frame;
 }
 
-OutputView make_output_view(const BufferCheckInput& input, OutputKind kind) {
-    ViewFrame frame = output_view_frame(input, kind);
+OutputView make_output_view(const BufferCheckInput& input, OutputKind kind, int view_side) {
+    ViewFrame frame = output_view_frame(input, kind, view_side);
     OutputView& view = frame.view;
     const ElementComparer comparer(input);
     switch (kind) {

@@ -54,16 +54,17 @@ BufferCheck check_buffer(const BufferCheckInput& input, const ElementTally& tall
 // The window's view of this buffer for `kind`: image (the output pixels and out - ref), matrix (the
 // |got - ref| / allowed map, max-pooled to at most 1024 a side), series (got, reference and the
 // error ratio, as min/max envelopes past Series::kMaxSeriesEntries elements) or scalar (its first
-// element and the reference's, as text).
-OutputView make_output_view(const BufferCheckInput& input, OutputKind kind);
+// element and the reference's, as text). An image longer than `view_side` pixels (0: no limit) is
+// viewed downsampled to it (OutputView::step).
+OutputView make_output_view(const BufferCheckInput& input, OutputKind kind, int view_side = 0);
 
 // The view's frame without its values: kind, buffer name, sizes, and each array sized (zeros), so a
 // device that computes the values fills the same frame the host pass does. For a matrix, `row_step` and
-// `col_step` are the elements max-pooled into one cell.
+// `col_step` are the elements max-pooled into one cell; an image's step is the view's own.
 struct ViewFrame {
     OutputView view;
     int64_t row_step = 1, col_step = 1;
 };
-ViewFrame output_view_frame(const BufferCheckInput& input, OutputKind kind);
+ViewFrame output_view_frame(const BufferCheckInput& input, OutputKind kind, int view_side = 0);
 
 }  // namespace kplay

@@ -20,7 +20,7 @@ public:
     // input.first and input.final give the poisons, type and shape; their bytes are not read.
     virtual ElementTally tally(size_t index, const BufferCheckInput& input) = 0;
     // The view make_output_view makes (image, matrix, series or bars), computed on the device.
-    virtual OutputView view(size_t index, const BufferCheckInput& input, OutputKind kind) = 0;
+    virtual OutputView view(size_t index, const BufferCheckInput& input, OutputKind kind, int view_side) = 0;
     // The first checked launch's bytes of buffer `index`: read back only to name a failure.
     virtual std::vector<unsigned char> first_launch(size_t index) = 0;
 };

@@ -81,18 +81,32 @@ std::vector<std::string> replayed_outputs(const RunCheckInput& checked, const Ch
     return replayed;
 }
 
-OutputView primary_output_view(const RunCheckInput& input) {
+OutputView primary_output_view(const RunCheckInput& input, int view_side) {
     const int primary = primary_index(*input.task);
     if (primary < 0) return {};
     const auto index = static_cast<size_t>(primary);
     const OutputKind kind = input.task->presentation.output;
     BufferCheckInput buffer = buffer_input(input, index);
-    if (!input.on_device) return make_output_view(buffer, kind);
-    if (kind != OutputKind::scalar) return input.on_device->view(index, buffer, kind);
+    if (!input.on_device) return make_output_view(buffer, kind, view_side);
+    if (kind != OutputKind::scalar) return input.on_device->view(index, buffer, kind, view_side);
     HostBuffer first = *buffer.first;  // a single value: never written shows as such
     first.data = input.on_device->first_launch(index);
     buffer.first = &first;
     return make_output_view(buffer, kind);
+}
+
+void keep_primary_output(const RunCheckInput& input, KeptView& kept) {
+    const int primary = primary_index(*input.task);
+    if (primary < 0) return kept.clear();
+    const auto index = static_cast<size_t>(primary);
+    BufferCheckInput buffer = buffer_input(input, index);
+    HostBuffer first;
+    if (input.on_device) {
+        first = *buffer.first;
+        first.data = input.on_device->first_launch(index);
+        buffer.first = &first;
+    }
+    kept.keep(buffer, input.task->presentation.output);
 }
 
 std::vector<std::string> outputs_that_did_not_change(const TaskSpec& task, const TaskData& first_seed, const TaskData& second_seed,

@@ -9,6 +9,7 @@
 #include "values/output_view.hpp"
 #include "kernel_file/task_spec.hpp"
 #include "tasks/expected_outputs.hpp"
+#include "tasks/kept_view.hpp"
 #include "tasks/outputs_on_device.hpp"
 #include "tasks/task_data.hpp"
 
@@ -35,8 +36,17 @@ CheckReport check_run(const RunCheckInput& input);
 // first checked launch was, so a kernel whose float atomics add in another order is not blamed.
 std::vector<std::string> replayed_outputs(const RunCheckInput& checked, const CheckReport& check, const std::vector<HostBuffer>& timed_last);
 
-// The window's view of the task's primary output, by its presentation.
-OutputView primary_output_view(const RunCheckInput& input);
+// The window's view of the task's primary output, by its presentation; an image longer than `view_side`
+// (0: no limit) downsampled to it.
+OutputView primary_output_view(const RunCheckInput& input, int view_side = 0);
+
+// Keeps what the primary output's full-resolution view is made from (its first launch's bytes read back
+// from a device that kept them).
+void keep_primary_output(const RunCheckInput& input, KeptView& kept);
+
+// Keeps what the primary output's full-resolution view is made from (its first launch's bytes read back
+// from a device that kept them).
+void keep_primary_output(const RunCheckInput& input, KeptView& kept);
 
 // Whether two runs' outputs are the same byte for byte, buffer by buffer (by index): the second seed
 // asks whether the kernel's outputs changed when the reference's did.

@@ -234,7 +234,7 @@ void from_json(const nlohmann::json& j, WriterMap& v) {
 
 // The view's scalar fields; its arrays are blobs.
 void to_json(nlohmann::json& j, const OutputView& v) {
-    j = {{"kind", v.kind}, {"buffer", v.buffer}, {"width", v.width}, {"height", v.height}, {"rows", v.rows}, {"cols", v.cols}, {"channels", v.channels}, {"input_w", v.input_w},
+    j = {{"kind", v.kind}, {"buffer", v.buffer}, {"width", v.width}, {"height", v.height}, {"rows", v.rows}, {"cols", v.cols}, {"step", v.step}, {"full_view_key", v.full_view_key}, {"channels", v.channels}, {"input_w", v.input_w},
          {"input_h", v.input_h}, {"input_identity", v.input_identity}, {"series_count", v.series.count},
          {"series_bucket", v.series.bucket}, {"value", v.value}, {"expected", v.expected}};
 }
@@ -245,6 +245,8 @@ void from_json(const nlohmann::json& j, OutputView& v) {
     j.at("height").get_to(v.height);
     if (const auto it = j.find("rows"); it != j.end()) it->get_to(v.rows);
     if (const auto it = j.find("cols"); it != j.end()) it->get_to(v.cols);
+    if (const auto it = j.find("step"); it != j.end()) it->get_to(v.step);
+    if (const auto it = j.find("full_view_key"); it != j.end()) it->get_to(v.full_view_key);
     j.at("channels").get_to(v.channels);
     j.at("input_w").get_to(v.input_w);
     j.at("input_h").get_to(v.input_h);
@@ -295,7 +297,7 @@ void to_json(nlohmann::json& j, const RunRequest& v) {
          {"grid", v.grid}, {"smem", v.smem}, {"arg_overrides", v.arg_overrides}, {"init_overrides", v.init_overrides}, {"defines", v.defines},
          {"include_dirs", v.include_dirs}, {"tolerance", v.tolerance}, {"arch", v.arch}, {"device", v.device}, {"warmup", v.warmup}, {"repeat", v.repeat},
          {"flush_l2", v.flush_l2}, {"measure_ceiling", v.measure_ceiling}, {"defer_library_ceiling", v.defer_library_ceiling},
-         {"check_test_sizes", v.check_test_sizes}, {"test_sizes_at_any_size", v.test_sizes_at_any_size}, {"bench_sizes", v.bench_sizes}, {"keep_outputs", v.keep_outputs}, {"progressive", v.progressive}, {"known_input", v.known_input},
+         {"check_test_sizes", v.check_test_sizes}, {"test_sizes_at_any_size", v.test_sizes_at_any_size}, {"bench_sizes", v.bench_sizes}, {"keep_outputs", v.keep_outputs}, {"view_side", v.view_side}, {"progressive", v.progressive}, {"known_input", v.known_input},
          {"rotate_inputs", v.rotate_inputs}, {"remeasure_ceiling", v.remeasure_ceiling}, {"baseline", v.baseline},
          {"emulate", v.emulate}, {"emulate_without_gpu", v.emulate_without_gpu}, {"thread_order", v.thread_order},
          {"order_seed", v.order_seed}, {"emulation_workers", v.emulation_workers}, {"emulation_timeout_s", v.emulation_timeout_s},
@@ -328,6 +330,7 @@ void from_json(const nlohmann::json& j, RunRequest& v) {
     j.at("test_sizes_at_any_size").get_to(v.test_sizes_at_any_size);
     j.at("bench_sizes").get_to(v.bench_sizes);
     j.at("keep_outputs").get_to(v.keep_outputs);
+    if (const auto it = j.find("view_side"); it != j.end()) it->get_to(v.view_side);
     if (const auto it = j.find("progressive"); it != j.end()) it->get_to(v.progressive);
     j.at("known_input").get_to(v.known_input);
     j.at("rotate_inputs").get_to(v.rotate_inputs);

@@ -26,8 +26,18 @@ struct Series {
 struct OutputView {
     OutputKind kind = OutputKind::series;
     std::string buffer;
-    int width = 0, height = 0;          // image: pixels; matrix: the map's size (max-pooled to 1024 a side)
-    int64_t rows = 0, cols = 0;         // matrix: its elements before pooling, a row of cols (channels included)
+    int width = 0, height = 0;          // image: the view's pixels (see step); matrix: the map's size (max-pooled to 1024 a side)
+    // image: the image's own height and width in pixels; matrix: its elements before pooling, a row of
+    // cols (channels included)
+    int64_t rows = 0, cols = 0;
+    // image: the image's pixels per view pixel along each side; 1 is full resolution. A larger image is
+    // viewed downsampled when the caller asks (RunRequest::view_side): each view pixel is its block's
+    // mean colour and the block's difference furthest from zero (NaN wins), so no wrong pixel is
+    // hidden; the full resolution is asked for apart (the worker's "view" request).
+    int step = 1;
+    // A downsampled view's: what a "view" request names to get the full resolution from the worker
+    // that made it (empty: the view is whole, or nothing is kept).
+    std::string full_view_key;
     int channels = 1;                   // image: 1 (gray) or 3 (interleaved RGB, a buffer of shape h,w,3)
     std::vector<unsigned char> output;  // image: the output pixels, channels interleaved
     // image: out - ref per pixel, the channel furthest off (NaN: never written); matrix: |C-R| / allowed (NaN: not finite)

@@ -66,6 +66,10 @@ struct RunRequest {
     // Without inputs.size: the task's bench size (kplay-cli bench) instead of its default size.
     bool bench_sizes = false;
     bool keep_outputs = false;  // fill the report's OutputView (the window wants it)
+    // The longest side of an image view in its pixels (0: the image's own size). A larger image comes
+    // downsampled (OutputView::step) and the worker keeps what its full resolution is made from, for a
+    // "view" request (the window asks when the user hovers, zooms in or saves).
+    int view_side = 0;
     bool progressive = false;   // answer the main size's checked result first (RunReport::partial)
     std::string known_input;    // the caller already has the input with this identity: do not send it again
     // Benchmarks: keep several copies of inputs that fit in L2 and rotate through them, measure the
