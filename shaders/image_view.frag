@@ -9,7 +9,8 @@
 in vec2 v_screen;
 out vec4 frag_color;
 uniform sampler2D u_image;
-uniform vec2 u_image_size;
+uniform vec2 u_image_size; // in image pixels
+uniform float u_step;      // image pixels per texel along a side: a downsampled view spans the whole image
 uniform float u_scale;     // view pixels per image pixel
 uniform vec2 u_offset;     // view position of the image's top-left corner
 uniform int u_mode;
@@ -28,7 +29,7 @@ void main() {
         frag_color = vec4(vec3(0.13 + 0.03 * c), 1.0);
         return;
     }
-    vec4 texel = texture(u_image, pixel / u_image_size);
+    vec4 texel = texture(u_image, pixel / (u_step * vec2(textureSize(u_image, 0))));
     if (u_mode == 0) {
         frag_color = vec4(texel.rgb, 1.0);
     } else if (u_mode == 1) {

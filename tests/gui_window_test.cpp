@@ -465,6 +465,15 @@ TEST(GuiWindow, ALongLaunchMessageWrapsInsteadOfBeingClipped) {
     EXPECT_EQ(state.value("text_overflow_px", -1.0), 0.0);
 }
 
+// A PNG file's width and height, from its header.
+std::pair<int, int> png_size(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    unsigned char header[24] = {};
+    in.read(reinterpret_cast<char*>(header), sizeof header);
+    const auto word = [&](int at) { return (header[at] << 24) | (header[at + 1] << 16) | (header[at + 2] << 8) | header[at + 3]; };
+    return {word(16), word(20)};
+}
+
 // Ctrl+S saves the output under a name of the kernel and the run, in the folder the settings name, says
 // where in full, and never writes over an earlier save.
 TEST(GuiWindow, SavingTheOutputNamesTheRunAndNeverOverwrites) {
@@ -485,6 +494,10 @@ TEST(GuiWindow, SavingTheOutputNamesTheRunAndNeverOverwrites) {
     EXPECT_EQ(state.value("status_message", ""), "Saved " + first.string());
     EXPECT_TRUE(fs::exists(first));
     const auto first_size = fs::file_size(first);
+    // The picture on screen came at most 1024 a side (the built-in image is 1280x800); the PNG is the
+    // whole output, its full resolution asked of the worker for the save.
+    EXPECT_EQ(png_size(first), std::make_pair(1280, 800));
+    EXPECT_EQ(state["output_view"].value("image_w", 0), 1280);
 
     ASSERT_EQ(run("xdotool key ctrl+s"), 0);
     const fs::path second = out / "01_seed_1d.run1-2.png";

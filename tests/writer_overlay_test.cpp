@@ -42,6 +42,22 @@ TEST(WriterOverlay, AnImagePixelIsItsFirstChannelsElement) {
     EXPECT_EQ(element_at(rgb, 3, 2), 69u);  // (2*10 + 3) * 3
 }
 
+// A downsampled view's pixel (OutputView::step) is its block of image pixels: the block's top-left
+// pixel names it, and what its writers say is of every pixel and channel in it.
+TEST(WriterOverlay, ADownsampledImagesPixelIsItsBlock) {
+    OutputView view = image(5, 2, 3);
+    view.cols = 10;
+    view.rows = 4;
+    view.step = 2;
+    const ViewElements layout = view_elements(view);
+    EXPECT_EQ(layout.pixel_step, 2);
+    EXPECT_EQ(element_at(layout, 2, 1), (2u * 10 + 4) * 3);  // image pixel (4, 2)
+    WriterMap map = one_writer_each(120, 16);
+    map.cells[(3 * 10 + 5) * 3 + 2].thread = 0;  // pixel (5, 3), blue: never written
+    EXPECT_TRUE(pixel_writers(map, layout, 2, 1).unwritten);
+    EXPECT_FALSE(pixel_writers(map, layout, 1, 1).unwritten);
+}
+
 TEST(WriterOverlay, AMatrixCellIsThePooledBlocksTopLeftElement) {
     OutputView view;
     view.kind = OutputKind::matrix;

@@ -103,6 +103,7 @@ struct AppState {
     std::string image_box;
     std::string status_message;
     std::string output_dir;  // where Ctrl+S saves the output PNG: shown and changeable in the File menu
+    bool save_when_whole = false;  // Ctrl+S on a downsampled view: saved once its full resolution comes
     std::string font;        // the font file drawn with (empty: ImGui's bitmap font), as the log names it
     ImFont* code_font = nullptr;  // monospace, for listings (null: the text font)
     int right_tab = 0;  // 0: the output views, 1: Inside (source | PTX | SASS), 2: Sweep, 3: Debug, 4: Compare

@@ -1,6 +1,7 @@
 // Texture uploads from RunReports and offscreen rendering of each view with the image_view shader.
 #include "image_views.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "base/install_paths.hpp"
@@ -35,12 +36,19 @@ void ImageViews::upload(const RunReport& report) {
             for (size_t i = 0; i < input_pixels; ++i)
                 for (int c = 0; c < 3; ++c) interleaved[3 * i + c] = input_[c * input_pixels + i];
             textures_[0].upload(view.input_w, view.input_h, GL_RGB8, GL_RGB, GL_UNSIGNED_BYTE, interleaved.data());
+            extents_[0] = {view.input_w, view.input_h};
             filled[0] = true;
         }
     }
     output_channels_ = view.channels;
     if (image && view.width > 0) {
         const size_t pixels = static_cast<size_t>(view.width) * view.height;
+        // A downsampled view spans the whole image: its extent is the image's, each texel step pixels.
+        const int step = std::max(1, view.step);
+        const std::array<int, 2> extent{view.cols > 0 ? static_cast<int>(view.cols) : view.width * step,
+                                        view.rows > 0 ? static_cast<int>(view.rows) : view.height * step};
+        extents_[1] = extents_[2] = extent;
+        steps_[1] = steps_[2] = step;
         if (view.output.size() == pixels * static_cast<size_t>(view.channels) && (view.channels == 1 || view.channels == 3)) {
             output_ = view.output;
             if (view.channels == 3) textures_[1].upload(view.width, view.height, GL_RGB8, GL_RGB, GL_UNSIGNED_BYTE, output_.data());
@@ -59,6 +67,7 @@ void ImageViews::upload(const RunReport& report) {
         for (float v : map_)
             if (std::isfinite(v)) map_max_ = std::max(map_max_, v);
         textures_[3].upload(view.width, view.height, GL_R32F, GL_RED, GL_FLOAT, map_.data());
+        extents_[3] = {view.width, view.height};
         filled[3] = true;
     }
     for (int i = 0; i < 4; ++i)
@@ -88,7 +97,8 @@ ImTextureID ImageViews::render(ViewKind kind, int width, int height, const ViewT
     glBindTexture(GL_TEXTURE_2D, texture.id());
     glUniform1i(program_.uniform("u_image"), 0);
     glUniform2f(program_.uniform("u_view_size"), static_cast<float>(target.width()), static_cast<float>(target.height()));
-    glUniform2f(program_.uniform("u_image_size"), static_cast<float>(texture.width()), static_cast<float>(texture.height()));
+    glUniform2f(program_.uniform("u_image_size"), static_cast<float>(extents_[index][0]), static_cast<float>(extents_[index][1]));
+    glUniform1f(program_.uniform("u_step"), static_cast<float>(steps_[index]));
     glUniform1f(program_.uniform("u_scale"), transform.scale);
     glUniform2f(program_.uniform("u_offset"), transform.offset_x, transform.offset_y);
     const int mode = kind == ViewKind::input ? 0 : kind == ViewKind::output ? (output_channels_ == 3 ? 0 : 1) : kind == ViewKind::difference ? 2 : 3;

@@ -31,13 +31,16 @@ public:
     // Takes the images out of a report (call when the shown report changes).
     void upload(const RunReport& report);
     bool has(ViewKind kind) const { return static_cast<bool>(textures_[static_cast<int>(kind)]); }
-    int width(ViewKind kind) const { return textures_[static_cast<int>(kind)].width(); }
-    int height(ViewKind kind) const { return textures_[static_cast<int>(kind)].height(); }
+    // The view's extent in image pixels (a downsampled view's texture spans step x step of them a texel).
+    int width(ViewKind kind) const { return has(kind) ? extents_[static_cast<int>(kind)][0] : 0; }
+    int height(ViewKind kind) const { return has(kind) ? extents_[static_cast<int>(kind)][1] : 0; }
+    // Image pixels per texel of the output and difference views (OutputView::step); 1 at full resolution.
+    int step() const { return steps_[static_cast<int>(ViewKind::output)]; }
 
     // Draws one view at `size` pixels and returns the texture ImGui should show.
     ImTextureID render(ViewKind kind, int width, int height, const ViewTransform& transform, float tolerance);
 
-    // CPU copies for the pixel inspector.
+    // CPU copies for the pixel inspector (the output and map at the view's resolution).
     const std::vector<unsigned char>& input_planes() const { return input_; }
     const std::vector<unsigned char>& output_pixels() const { return output_; }  // channels interleaved
     int output_channels() const { return output_channels_; }
@@ -56,6 +59,8 @@ private:
     // the output and difference views only.
     std::array<int, 4> generations_{};
     std::array<GlTexture, 4> textures_;
+    std::array<std::array<int, 2>, 4> extents_{};  // by view: image pixels wide and high
+    std::array<int, 4> steps_{1, 1, 1, 1};         // by view: image pixels per texel along a side
     std::array<GlRenderTarget, 4> targets_;
     GlProgram program_;
     GlQuad quad_;

@@ -252,6 +252,8 @@ void draw_images_panel(AppState& state) {
         ImGui::SameLine();
         const ImVec2 c = view_widget(state, ViewKind::difference, "difference from the reference", size, tolerance);
         hovered = a.x >= 0 ? a : b.x >= 0 ? b : c;
+        // Zoomed in past a downsampled view's own pixels: its full resolution is asked for.
+        if (state.views.step() > 1 && state.view.scale * static_cast<float>(state.views.step()) > 1.0f) session.look_closely();
     }
 
     // Inspector line and legend. (--test-hover stands in for the cursor.)
@@ -260,6 +262,10 @@ void draw_images_panel(AppState& state) {
     const int x = static_cast<int>(hovered.x), y = static_cast<int>(hovered.y);
     if (x >= 0 && y >= 0 && x < image_w && y < image_h) {
         const size_t i = static_cast<size_t>(y) * image_w + x;
+        // A downsampled view holds one value per step x step block: hovering asks for the full resolution.
+        const int step = matrix ? 1 : state.views.step();
+        if (step > 1) session.look_closely();
+        const size_t v = static_cast<size_t>(y / step) * static_cast<size_t>((image_w + step - 1) / step) + static_cast<size_t>(x / step);
         if (matrix) {
             const float e = state.views.map_values()[i];
             ImGui::Text("cell (%d, %d): max |C-R| / allowed = %s", x, y, std::isnan(e) ? "NaN (unwritten)" : std::to_string(e).c_str());
@@ -268,28 +274,35 @@ void draw_images_panel(AppState& state) {
             const size_t n = static_cast<size_t>(image_w) * image_h;
             const auto& out = state.views.output_pixels();
             const auto& map = state.views.map_values();
-            const bool unwritten = i < map.size() && std::isnan(map[i]);
+            const bool unwritten = v < map.size() && std::isnan(map[v]);
             std::string text = "x " + std::to_string(x) + "  y " + std::to_string(y);
             if (3 * n <= in.size())
                 text += "   input RGB (" + std::to_string(in[i]) + ", " + std::to_string(in[n + i]) + ", " + std::to_string(in[2 * n + i]) + ")";
-            const size_t channels = static_cast<size_t>(std::max(1, state.views.output_channels()));
-            if (channels == 3 && 3 * i + 2 < out.size())
-                text += "   output RGB (" + std::to_string(out[3 * i]) + ", " + std::to_string(out[3 * i + 1]) + ", " + std::to_string(out[3 * i + 2]) + ")";
-            else if (channels == 1 && i < out.size())
-                text += "   output " + std::to_string(out[i]);
-            if (unwritten) text += "   never written";
-            else if (channels == 1 && i < map.size() && i < out.size())
-                text += "   reference " + std::to_string(out[i] - static_cast<int>(map[i])) + "   difference " + std::to_string(static_cast<int>(map[i]));
-            else if (i < map.size())
-                text += "   largest channel difference " + std::to_string(static_cast<int>(map[i]));
-            ImGui::TextUnformatted(text.c_str());
+            if (step > 1) {
+                // The block's values would read as this pixel's: none are shown until the full resolution comes.
+                const std::string& problem = session.full_view_problem();
+                text += problem.empty() ? "   reading this pixel at full resolution..." : "   output at full resolution: " + problem;
+                ImGui::TextUnformatted(text.c_str());
+            } else {
+                const size_t channels = static_cast<size_t>(std::max(1, state.views.output_channels()));
+                if (channels == 3 && 3 * v + 2 < out.size())
+                    text += "   output RGB (" + std::to_string(out[3 * v]) + ", " + std::to_string(out[3 * v + 1]) + ", " + std::to_string(out[3 * v + 2]) + ")";
+                else if (channels == 1 && v < out.size())
+                    text += "   output " + std::to_string(out[v]);
+                if (unwritten) text += "   never written";
+                else if (channels == 1 && v < map.size() && v < out.size())
+                    text += "   reference " + std::to_string(out[v] - static_cast<int>(map[v])) + "   difference " + std::to_string(static_cast<int>(map[v]));
+                else if (v < map.size())
+                    text += "   largest channel difference " + std::to_string(static_cast<int>(map[v]));
+                ImGui::TextUnformatted(text.c_str());
+            }
         }
         if (const std::string& writer = writer_hover_line(session, state.writers, x, y); !writer.empty()) {
             wrapped_colored(kWriter, "%s  (double-click: debug this thread)", writer.c_str());
             // A double-click on the pixel: the Debug tab, set to stop in its writer at the writing line.
             DebugTarget target;
             if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) && hovered_for_real &&
-                debug_target(session.writer_map()->writer(element_at(state.writers.layout, x, y)), target))
+                debug_target(session.writer_map()->writer(element_at(state.writers.layout, x / state.writers.layout.pixel_step, y / state.writers.layout.pixel_step)), target))
                 open_debug_tab(state, target);
         }
     } else {

@@ -23,10 +23,38 @@ const char* const kShortcuts[][2] = {
     {"Ctrl+Q", "Quit"},
 };
 
-void save_output(AppState& state) { state.say(save_output_png(state.session, state.output_dir), 10); }
+// A downsampled view is saved at its full resolution: asked of the worker first, saved when it comes
+// (save_when_whole, looked at every frame).
+void save_output(AppState& state) {
+    const auto& shown = state.session.shown();
+    if (shown && shown->view.step > 1) {
+        state.session.look_closely();
+        state.save_when_whole = true;
+        state.say("Reading the output at full resolution to save it...", 10);
+        return;
+    }
+    state.save_when_whole = false;
+    state.say(save_output_png(state.session, state.output_dir), 10);
+}
+
+void finish_waiting_save(AppState& state) {
+    if (!state.save_when_whole) return;
+    KernelSession& session = state.session;
+    if (!session.shown()) {
+        state.save_when_whole = false;
+    } else if (session.shown()->view.step <= 1) {
+        save_output(state);
+    } else if (!session.fetching_full_view() && !session.full_view_problem().empty()) {
+        state.save_when_whole = false;
+        state.say("Not saved: the output at full resolution did not come (" + session.full_view_problem() + ")", 10);
+    } else {
+        session.look_closely();  // a newer result took the screen meanwhile: its full resolution
+    }
+}
 }  // namespace
 
 void draw_menu_bar(AppState& state, const std::vector<KeyPress>& presses) {
+    finish_waiting_save(state);
     const bool typing = ImGui::GetIO().WantTextInput;
     for (const KeyPress& press : presses) {
         const bool ctrl = (press.mods & GLFW_MOD_CONTROL) != 0;

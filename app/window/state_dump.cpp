@@ -193,6 +193,12 @@ void write_state_dump(const AppState& state, const std::filesystem::path& path) 
         dump["task"] = task.name;
         dump["view_kind"] = spec_name(task.presentation.output);
     }
+    if (const auto& shown = session.shown()) {
+        // The view on screen: its texels (an image's may be downsampled, step pixels a side each).
+        const OutputView& view = shown->view;
+        dump["output_view"] = {{"width", view.width}, {"height", view.height}, {"step", view.step}, {"image_w", view.cols}, {"image_h", view.rows},
+                        {"fetching_full", session.fetching_full_view()}, {"full_problem", session.full_view_problem()}};
+    }
     nlohmann::json history = nlohmann::json::array();
     for (const auto& h : session.history())
         history.push_back({{"run", h.run}, {"median_ms", h.median_ms}, {"compile_ms", h.compile_ms}, {"cache_hit", h.cache_hit},

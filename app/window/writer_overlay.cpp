@@ -36,9 +36,13 @@ ViewElements view_elements(const OutputView& view) {
     layout.width = view.width;
     layout.height = view.height;
     if (view.kind == OutputKind::image) {
-        layout.row_elements = static_cast<int64_t>(view.width) * std::max(1, view.channels);
-        layout.col_step = std::max(1, view.channels);
-        layout.rows = view.height;
+        // A downsampled view's pixel is its block of step x step image pixels, each of `channels` elements.
+        const int step = std::max(1, view.step);
+        layout.row_elements = (view.cols > 0 ? view.cols : view.width) * std::max(1, view.channels);
+        layout.col_step = static_cast<int64_t>(step) * std::max(1, view.channels);
+        layout.row_step = step;
+        layout.rows = view.rows > 0 ? view.rows : view.height;
+        layout.pixel_step = step;
     } else if (view.kind == OutputKind::matrix && view.width > 0 && view.height > 0) {
         // The pooling fill_matrix_view did: ceil(rows / height) rows and ceil(cols / width) columns per cell.
         layout.row_elements = view.cols;

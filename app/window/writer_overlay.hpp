@@ -23,6 +23,7 @@ struct ViewElements {
     int64_t row_elements = 0;   // elements in one row of the buffer
     int64_t row_step = 1, col_step = 1;
     int64_t rows = 0;  // rows of the buffer
+    int pixel_step = 1;  // an image's pixels per view pixel along a side (a downsampled view's step)
     bool valid() const { return width > 0 && height > 0 && row_elements > 0; }
 };
 ViewElements view_elements(const OutputView& view);

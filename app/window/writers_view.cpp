@@ -20,15 +20,16 @@ void same_line_if_fits(const std::string& text) {
     if (ImGui::CalcTextSize(text.c_str()).x + spacing > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
 }
 
-// About how many view pixels a block's tile spans across: its elements over those a view pixel holds, as
-// a square; in a series view, the pixels its elements span along the index.
+// About how many image pixels a block's tile spans across: its elements over those a view pixel holds, as
+// a square, times the image pixels a view pixel spans; in a series view, the pixels its elements span
+// along the index.
 float block_pixels(const KernelSession& session, const WritersUiState& ui) {
     const WriterMap* map = session.writer_map();
     if (!map) return 0.0f;
     const double volume = static_cast<double>(map->block.volume());
     if (!ui.layout.valid()) return static_cast<float>(volume * ui.series_px_per_element);
     const double per_pixel = static_cast<double>(ui.layout.row_step * ui.layout.col_step);
-    return static_cast<float>(std::sqrt(volume / std::max(1.0, per_pixel)));
+    return static_cast<float>(std::sqrt(volume / std::max(1.0, per_pixel)) * ui.layout.pixel_step);
 }
 
 // The overlay's opacity: a block drawn a few screen pixels wide is noise, not tiling, so it fades out.
@@ -110,7 +111,8 @@ void draw_writer_overlay(KernelSession& session, WritersUiState& ui, ImVec2 orig
     ImDrawList* draw = ImGui::GetWindowDrawList();
     draw->PushClipRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), true);
     const ImVec2 from(origin.x + transform.offset_x, origin.y + transform.offset_y);
-    const ImVec2 to(from.x + transform.scale * static_cast<float>(ui.layout.width), from.y + transform.scale * static_cast<float>(ui.layout.height));
+    const float extent = transform.scale * static_cast<float>(ui.layout.pixel_step);  // a view pixel on screen
+    const ImVec2 to(from.x + extent * static_cast<float>(ui.layout.width), from.y + extent * static_cast<float>(ui.layout.height));
     draw->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(ui.texture.id())), from, to, ImVec2(0, 0), ImVec2(1, 1),
                    IM_COL32(255, 255, 255, static_cast<int>(255 * fade)));
     draw->PopClipRect();
@@ -149,7 +151,8 @@ void draw_writer_series_overlay(KernelSession& session, WritersUiState& ui, cons
 
 const std::string& writer_hover_line(const KernelSession& session, WritersUiState& ui, int x, int y) {
     ui.hover_line.clear();
-    if (map_on_screen(session, ui)) ui.hover_line = writer_line(*session.writer_map(), ui.layout, x, y);
+    const int step = ui.layout.pixel_step;
+    if (map_on_screen(session, ui)) ui.hover_line = writer_line(*session.writer_map(), ui.layout, x / step, y / step);
     return ui.hover_line;
 }
 

@@ -40,7 +40,8 @@ void draw_writer_controls(KernelSession& session, WritersUiState& ui, bool matri
 void draw_writer_overlay(KernelSession& session, WritersUiState& ui, ImVec2 origin, ImVec2 size, const ViewTransform& transform);
 // Over a series view's plots, a band per run of pixel columns alike (or a line where the block changes).
 void draw_writer_series_overlay(KernelSession& session, WritersUiState& ui, const SeriesPlotArea& area);
-// The hover line for view pixel (x, y), kept in ui.hover_line; empty without a map.
+// The hover line for image pixel (x, y) (a map's cell in a matrix view), kept in ui.hover_line; empty
+// without a map.
 const std::string& writer_hover_line(const KernelSession& session, WritersUiState& ui, int x, int y);
 // The same for a series' element.
 const std::string& writer_hover_line(const KernelSession& session, WritersUiState& ui, int64_t element);
