@@ -524,7 +524,13 @@ TEST(KeptViews, TheFullResolutionIsTheWholeViewAndOnlyForItsKey) {
     KeptView kept;
     EXPECT_THROW(kept.full_view(""), InputError);
     const std::string key = kept.next_key();
-    kept.keep(c.input(), OutputKind::image);
+    auto reference = std::make_shared<ExpectedOutputs>();
+    reference->outputs = {c.expected};
+    BufferCheckInput input = c.input();
+    EXPECT_THROW(kept.keep(input, OutputKind::image, reference), std::invalid_argument) << "not the reference it points into";
+    input.expected = &reference->outputs[0];
+    kept.keep(input, OutputKind::image, reference);
+    reference.reset();  // the kept view holds it
     const OutputView full = kept.full_view(key), whole = c.view(OutputKind::image);
     EXPECT_EQ(full.step, 1);
     EXPECT_EQ(full.output, whole.output);
@@ -536,7 +542,7 @@ TEST(KeptViews, TheFullResolutionIsTheWholeViewAndOnlyForItsKey) {
         (void)kept.full_view(key);
         ADD_FAILURE() << "an older key's view was made";
     } catch (const InputError& error) {
-        EXPECT_NE(std::string(error.what()).find("no longer kept"), std::string::npos) << error.what();
+        EXPECT_NE(std::string(error.what()).find("no longer keeps this output"), std::string::npos) << error.what();
     }
 }
 

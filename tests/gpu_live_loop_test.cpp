@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <thread>
 
 #include "session/kernel_session.hpp"
@@ -16,23 +17,37 @@ using namespace kplay;
 using kplay::test::pump_until;
 using namespace std::chrono_literals;
 
-TEST(GpuLiveLoop, AKernelOnlySaveReusesResidentInputsAndTheReference) {
-    if (const std::string why = test::why_no_gpu(); !why.empty()) GTEST_SKIP() << why;
-    test::TempDir dir;
-    std::ifstream seed(test::kernels_dir() / "grayscale" / "01_seed_1d.cu");
-    const std::string text((std::istreambuf_iterator<char>(seed)), std::istreambuf_iterator<char>());
-    const auto file = dir.write("kernels/grayscale/seed.cu", text);
-    WorkerOptions options;
-    options.worker_path = test::worker_path();
-    options.extra_environment = {"XDG_CACHE_HOME=" + (dir.path() / "cache").string()};
-    KernelSession session(options);
-    session.open(file);
-    ASSERT_TRUE(pump_until(session, [&] { return session.last() && !session.busy(); }));
-    ASSERT_TRUE(session.last()->ok()) << session.last()->error;
+namespace {
+
+// The seed kernel, copied where a test may edit it, in a session on the GPU with a cache of its own.
+class GpuLiveLoop : public ::testing::Test {
+protected:
+    void SetUp() override {
+        if (const std::string why = test::why_no_gpu(); !why.empty()) GTEST_SKIP() << why;
+        std::ifstream seed(test::kernels_dir() / "grayscale" / "01_seed_1d.cu");
+        text_.assign((std::istreambuf_iterator<char>(seed)), std::istreambuf_iterator<char>());
+        WorkerOptions options;
+        options.worker_path = test::worker_path();
+        options.extra_environment = {"XDG_CACHE_HOME=" + (dir_.path() / "cache").string()};
+        session_.emplace(options);
+        session_->open(dir_.write("kernels/grayscale/seed.cu", text_));
+        ASSERT_TRUE(pump_until(*session_, [&] { return session_->last() && !session_->busy(); }));
+        ASSERT_TRUE(session_->last()->ok()) << session_->last()->error;
+    }
+
+    test::TempDir dir_;
+    std::string text_;
+    std::optional<KernelSession> session_;
+};
+
+}  // namespace
+
+TEST_F(GpuLiveLoop, AKernelOnlySaveReusesResidentInputsAndTheReference) {
+    KernelSession& session = *session_;
     EXPECT_FALSE(session.last()->inputs_resident) << "the first run uploads its inputs";
     const int before = session.output_version();
 
-    dir.write("kernels/grayscale/seed.cu", text + "// an edit of the kernel only\n");
+    dir_.write("kernels/grayscale/seed.cu", text_ + "// an edit of the kernel only\n");
     ASSERT_TRUE(pump_until(session, [&] { return session.output_version() != before && !session.busy(); }));
     const RunReport& again = *session.last();
     ASSERT_TRUE(again.ok()) << again.error;
@@ -45,19 +60,8 @@ TEST(GpuLiveLoop, AKernelOnlySaveReusesResidentInputsAndTheReference) {
 // The seed's default picture (1280x800) comes to the window at most 1024 a side, computed on the GPU
 // (progressive: with the checked result); looking closely brings the full resolution, which equals a
 // whole view's arrays: the output as the kernel wrote it, every pixel within the task's +-1.
-TEST(GpuLiveLoop, ADownsampledViewsFullResolutionComesFromTheGpuRun) {
-    if (const std::string why = test::why_no_gpu(); !why.empty()) GTEST_SKIP() << why;
-    test::TempDir dir;
-    std::ifstream seed(test::kernels_dir() / "grayscale" / "01_seed_1d.cu");
-    const std::string text((std::istreambuf_iterator<char>(seed)), std::istreambuf_iterator<char>());
-    const auto file = dir.write("kernels/grayscale/seed.cu", text);
-    WorkerOptions options;
-    options.worker_path = test::worker_path();
-    options.extra_environment = {"XDG_CACHE_HOME=" + (dir.path() / "cache").string()};
-    KernelSession session(options);
-    session.open(file);
-    ASSERT_TRUE(pump_until(session, [&] { return session.last() && !session.busy(); }));
-    ASSERT_TRUE(session.last()->ok()) << session.last()->error;
+TEST_F(GpuLiveLoop, ADownsampledViewsFullResolutionComesFromTheGpuRun) {
+    KernelSession& session = *session_;
     ASSERT_FALSE(session.last()->emulated);
     ASSERT_TRUE(session.shown());
     EXPECT_EQ(session.shown()->view.step, 2);

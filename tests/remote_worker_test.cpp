@@ -63,16 +63,7 @@ WorkerOptions stdio_options(const fs::path& worker) {
     return options;
 }
 
-RunRequest seed_run() {
-    RunRequest request;
-    request.kernel_path = test::kernels_dir() / "grayscale/01_seed_1d.cu";
-    request.inputs.size = "96x64";
-    request.emulate = true;
-    request.warmup = 0;
-    request.repeat = 1;
-    request.check_test_sizes = false;
-    return request;
-}
+RunRequest seed_run() { return test::quick_seed_run(); }
 
 RunRequest fault_run(const std::string& name) {
     RunRequest request = seed_run();

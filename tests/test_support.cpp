@@ -188,6 +188,17 @@ FaultExpectation read_fault_expectation(const fs::path& file, const std::string&
     return expectation;
 }
 
+RunRequest quick_seed_run(const std::string& size) {
+    RunRequest request;
+    request.kernel_path = kernels_dir() / "grayscale/01_seed_1d.cu";
+    request.inputs.size = size;
+    request.emulate = true;
+    request.warmup = 0;
+    request.repeat = 1;
+    request.check_test_sizes = false;
+    return request;
+}
+
 fs::path worker_path() {
     if (const char* env = std::getenv("KPLAY_WORKER"); env && *env) return env;
     return KPLAY_TEST_WORKER;

@@ -96,6 +96,9 @@ FaultExpectation read_fault_expectation(const std::filesystem::path& file, const
 
 // kplay-worker of this build, or $KPLAY_WORKER for a build copied elsewhere.
 std::filesystem::path worker_path();
+// The seed kernel on the emulated device at `size`, one timed launch, no test sizes: a quick run for
+// the tests of the worker's plumbing.
+RunRequest quick_seed_run(const std::string& size = "96x64");
 // kplay-cli of this build, or $KPLAY_TEST_CLI for a build copied elsewhere.
 std::filesystem::path cli_path();
 

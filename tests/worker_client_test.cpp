@@ -193,13 +193,7 @@ TEST(RealWorker, ADownsampledViewsFullResolutionComesOnRequest) {
     WorkerOptions options;
     options.worker_path = test::worker_path();
     WorkerClient client(options);
-    RunRequest run;
-    run.kernel_path = test::kernels_dir() / "grayscale/01_seed_1d.cu";
-    run.inputs.size = "96x64";
-    run.emulate = true;
-    run.warmup = 0;
-    run.repeat = 1;
-    run.check_test_sizes = false;
+    RunRequest run = test::quick_seed_run();
     run.keep_outputs = true;
     const WorkerResult whole = client.wait(client.submit_run(run));
     ASSERT_TRUE(whole.ok()) << whole.failure_message;
@@ -235,7 +229,7 @@ TEST(RealWorker, ADownsampledViewsFullResolutionComesOnRequest) {
     const WorkerResult gone = client.wait(client.submit_view(view.full_view_key, false));
     ASSERT_TRUE(gone.ok()) << gone.failure_message;
     EXPECT_TRUE(gone.run.view.empty());
-    EXPECT_NE(gone.run.error.find("no longer kept"), std::string::npos) << gone.run.error;
+    EXPECT_NE(gone.run.error.find("no longer keeps this output"), std::string::npos) << gone.run.error;
 }
 
 // An inspect compile comes back with its CUBIN (a shared-memory blob, not JSON), the PTX it was built

@@ -281,8 +281,9 @@ void draw_images_panel(AppState& state) {
             if (step > 1) {
                 // The block's values would read as this pixel's: none are shown until the full resolution comes.
                 const std::string& problem = session.full_view_problem();
-                text += problem.empty() ? "   reading this pixel at full resolution..." : "   output at full resolution: " + problem;
+                if (problem.empty()) text += "   reading this pixel at full resolution...";
                 ImGui::TextUnformatted(text.c_str());
+                if (!problem.empty()) wrapped_disabled("%s", problem.c_str());
             } else {
                 const size_t channels = static_cast<size_t>(std::max(1, state.views.output_channels()));
                 if (channels == 3 && 3 * v + 2 < out.size())

@@ -46,7 +46,7 @@ void finish_waiting_save(AppState& state) {
         save_output(state);
     } else if (!session.fetching_full_view() && !session.full_view_problem().empty()) {
         state.save_when_whole = false;
-        state.say("Not saved: the output at full resolution did not come (" + session.full_view_problem() + ")", 10);
+        state.say("Not saved: " + session.full_view_problem(), 10);
     } else {
         session.look_closely();  // a newer result took the screen meanwhile: its full resolution
     }

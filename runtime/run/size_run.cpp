@@ -140,7 +140,7 @@ SizeRun run_size(const SizeContext& context, const SizeSettings& settings) {
 }
 
 void keep_full_view(const SizeContext& context, const SizeRun& run, const RunnerResult& launches) {
-    keep_primary_output(check_input(context, run, launches), context.services.kept_view);
+    keep_primary_output(check_input(context, run, launches), run.reference->expected, context.services.kept_view);
 }
 
 OutputView output_view(const SizeContext& context, const SizeRun& run, const RunnerResult& launches) {

@@ -3,6 +3,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <stdexcept>
+
 #include "base/error.hpp"
 
 namespace kplay {
@@ -13,14 +16,20 @@ std::string KeptView::next_key() {
     return key_;
 }
 
-void KeptView::keep(const BufferCheckInput& input, OutputKind kind) {
+void KeptView::keep(const BufferCheckInput& input, OutputKind kind, std::shared_ptr<const ExpectedOutputs> reference) {
     validate_check_input(input);
+    const auto within = [&](const auto* array, const auto& arrays) {
+        return array == nullptr || std::any_of(arrays.begin(), arrays.end(), [&](const auto& a) { return &a == array; });
+    };
+    if (!reference || !within(input.expected, reference->outputs) || !within(input.bound, reference->bounds))
+        throw std::invalid_argument("KeptView::keep: the reference given is not the one the input points into");
     Kept kept;
     kept.spec = *input.spec;
     if (input.first) kept.first = *input.first;
     kept.final = *input.final;
-    kept.expected = *input.expected;
-    if (input.bound) kept.bound = *input.bound;
+    kept.reference = std::move(reference);
+    kept.expected = input.expected;
+    kept.bound = input.bound;
     kept.values = input.values;
     kept.tolerance = input.tolerance_override;
     kept.kind = kind;
@@ -29,13 +38,13 @@ void KeptView::keep(const BufferCheckInput& input, OutputKind kind) {
 
 OutputView KeptView::full_view(const std::string& key) const {
     if (!kept_ || key != key_)
-        throw InputError("the output at full resolution is no longer kept: a newer run has replaced it (run the file again to see it)");
+        throw InputError("the worker no longer keeps this output (a newer run replaced it): run the file again (F5) to see it at full resolution");
     BufferCheckInput input;
     input.spec = &kept_->spec;
     input.first = &kept_->first;
     input.final = &kept_->final;
-    input.expected = &kept_->expected;
-    input.bound = kept_->bound ? &*kept_->bound : nullptr;
+    input.expected = kept_->expected;
+    input.bound = kept_->bound;
     input.values = kept_->values;
     input.tolerance_override = kept_->tolerance;
     input.kind = kept_->kind;

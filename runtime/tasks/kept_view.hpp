@@ -4,11 +4,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "tasks/buffer_check.hpp"
+#include "tasks/expected_outputs.hpp"
 
 namespace kplay {
 
@@ -17,9 +19,10 @@ public:
     // The key the next kept output goes by (OutputView::full_view_key), unique to this process; what was
     // kept before is let go.
     std::string next_key();
-    // Copies what make_output_view reads of `input` (the spec, both launches' bytes, the reference and
-    // its bound, the sizes and the tolerance) under the last key given.
-    void keep(const BufferCheckInput& input, OutputKind kind);
+    // Copies what make_output_view reads of `input` (the spec, both launches' bytes, the sizes and the
+    // tolerance) under the last key given; the reference and its bound, which input.expected and
+    // input.bound point into, are shared (`reference`), not copied.
+    void keep(const BufferCheckInput& input, OutputKind kind, std::shared_ptr<const ExpectedOutputs> reference);
     void clear() { kept_.reset(); }
     // The view at full resolution of the output kept under `key`. Throws InputError when it is not kept.
     OutputView full_view(const std::string& key) const;
@@ -28,8 +31,9 @@ private:
     struct Kept {
         BufferSpec spec;
         HostBuffer first, final;
-        std::vector<unsigned char> expected;
-        std::optional<std::vector<double>> bound;
+        std::shared_ptr<const ExpectedOutputs> reference;
+        const std::vector<unsigned char>* expected = nullptr;  // in `reference`
+        const std::vector<double>* bound = nullptr;
         NamedValues values;
         std::optional<double> tolerance;
         OutputKind kind = OutputKind::image;

@@ -95,7 +95,7 @@ OutputView primary_output_view(const RunCheckInput& input, int view_side) {
     return make_output_view(buffer, kind);
 }
 
-void keep_primary_output(const RunCheckInput& input, KeptView& kept) {
+void keep_primary_output(const RunCheckInput& input, std::shared_ptr<const ExpectedOutputs> reference, KeptView& kept) {
     const int primary = primary_index(*input.task);
     if (primary < 0) return kept.clear();
     const auto index = static_cast<size_t>(primary);
@@ -106,7 +106,7 @@ void keep_primary_output(const RunCheckInput& input, KeptView& kept) {
         first.data = input.on_device->first_launch(index);
         buffer.first = &first;
     }
-    kept.keep(buffer, input.task->presentation.output);
+    kept.keep(buffer, input.task->presentation.output, std::move(reference));
 }
 
 std::vector<std::string> outputs_that_did_not_change(const TaskSpec& task, const TaskData& first_seed, const TaskData& second_seed,

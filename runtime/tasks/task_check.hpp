@@ -2,6 +2,7 @@
 // kernel must not have written, and, once the further sizes and seeds have run, the overall verdict.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -41,8 +42,8 @@ std::vector<std::string> replayed_outputs(const RunCheckInput& checked, const Ch
 OutputView primary_output_view(const RunCheckInput& input, int view_side = 0);
 
 // Keeps what the primary output's full-resolution view is made from (its first launch's bytes read back
-// from a device that kept them).
-void keep_primary_output(const RunCheckInput& input, KeptView& kept);
+// from a device that kept them); `reference` is what input.expected points to, shared.
+void keep_primary_output(const RunCheckInput& input, std::shared_ptr<const ExpectedOutputs> reference, KeptView& kept);
 
 // Keeps what the primary output's full-resolution view is made from (its first launch's bytes read back
 // from a device that kept them).
