@@ -60,7 +60,7 @@ TEST(LiveLoopSession, AKernelOnlySaveFindsItsReferenceInTheCache) {
     EXPECT_FALSE(save("kernels/vector_add/reference.h", reference)) << "the reference's own code changed: it runs again";
 }
 
-// The seed's picture viewed at most 40 pixels a side comes downsampled; looking closely (a hover, a zoom,
+// The seed's picture viewed at most 40 pixels a side comes downsampled; looking closely (a zoom
 // a Save in the window) brings its full resolution from the worker, in its place on screen, once.
 TEST(LiveLoopSession, LookingCloselyBringsTheFullResolutionOfADownsampledView) {
     test::TempDir dir;
@@ -83,7 +83,7 @@ TEST(LiveLoopSession, LookingCloselyBringsTheFullResolutionOfADownsampledView) {
 
     session.look_closely();
     EXPECT_TRUE(session.fetching_full_view());
-    session.look_closely();  // asked once, however often the user hovers
+    session.look_closely();  // asked once, however often the user zooms
     ASSERT_TRUE(pump_until(session, [&] { return session.output_version() != version; }));
     const OutputView& view = session.shown()->view;
     EXPECT_EQ(view.step, 1);

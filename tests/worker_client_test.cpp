@@ -225,6 +225,16 @@ TEST(RealWorker, ADownsampledViewsFullResolutionComesOnRequest) {
     EXPECT_EQ(full.run.view.output, whole.run.view.output);
     EXPECT_EQ(full.run.view.map, whole.run.view.map);
 
+    // A run asked for while a view is on its way is answered after it (the window's F5 during a hover).
+    const WorkerResult again = client.wait(client.submit_run(run));
+    ASSERT_TRUE(again.ok()) << again.failure_message;
+    const uint64_t view_id = client.submit_view(again.run.view.full_view_key, false);
+    const uint64_t run_id = client.submit_run(run);
+    const WorkerResult after = client.wait(run_id);
+    ASSERT_TRUE(after.ok()) << after.failure_message;
+    EXPECT_EQ(after.run.stage, Stage::done) << after.run.error;
+    EXPECT_TRUE(client.wait(view_id).ok());
+
     ASSERT_TRUE(client.wait(client.submit_run(run)).ok());  // a newer shown run replaces it
     const WorkerResult gone = client.wait(client.submit_view(view.full_view_key, false));
     ASSERT_TRUE(gone.ok()) << gone.failure_message;

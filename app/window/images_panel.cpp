@@ -262,9 +262,9 @@ void draw_images_panel(AppState& state) {
     const int x = static_cast<int>(hovered.x), y = static_cast<int>(hovered.y);
     if (x >= 0 && y >= 0 && x < image_w && y < image_h) {
         const size_t i = static_cast<size_t>(y) * image_w + x;
-        // A downsampled view holds one value per step x step block: hovering asks for the full resolution.
+        // A downsampled view holds one value per step x step block: the line says the block's; zooming
+        // in past the view's pixels brings each pixel's (the full resolution, asked of the worker).
         const int step = matrix ? 1 : state.views.step();
-        if (step > 1) session.look_closely();
         const size_t v = static_cast<size_t>(y / step) * static_cast<size_t>((image_w + step - 1) / step) + static_cast<size_t>(x / step);
         if (matrix) {
             const float e = state.views.map_values()[i];
@@ -279,11 +279,17 @@ void draw_images_panel(AppState& state) {
             if (3 * n <= in.size())
                 text += "   input RGB (" + std::to_string(in[i]) + ", " + std::to_string(in[n + i]) + ", " + std::to_string(in[2 * n + i]) + ")";
             if (step > 1) {
-                // The block's values would read as this pixel's: none are shown until the full resolution comes.
-                const std::string& problem = session.full_view_problem();
-                if (problem.empty()) text += "   reading this pixel at full resolution...";
+                // The block's values, said to be the block's, never read as this pixel's.
+                const std::string block = std::to_string(step) + "x" + std::to_string(step);
+                const size_t channels = static_cast<size_t>(std::max(1, state.views.output_channels()));
+                if (channels == 1 && v < out.size()) text += "   its " + block + " block: mean output " + std::to_string(out[v]);
+                else text += "   its " + block + " block";
+                if (unwritten) text += ", a pixel never written";
+                else if (v < map.size()) text += ", largest difference " + std::to_string(static_cast<int>(map[v]));
                 ImGui::TextUnformatted(text.c_str());
+                const std::string& problem = session.full_view_problem();
                 if (!problem.empty()) wrapped_disabled("%s", problem.c_str());
+                else if (session.fetching_full_view()) ImGui::TextDisabled("reading the full resolution...");
             } else {
                 const size_t channels = static_cast<size_t>(std::max(1, state.views.output_channels()));
                 if (channels == 3 && 3 * v + 2 < out.size())

@@ -1,5 +1,5 @@
 // Asking the worker that made a downsampled image view (OutputView::step) for its full resolution, once
-// per view, and taking the answer in. The window asks when the user looks closely: a hover, a zoom past
+// per view, and taking the answer in. The window asks when the user looks closely: a zoom past
 // the view's own pixels, a Save; a save's result alone never waits for it.
 #pragma once
 

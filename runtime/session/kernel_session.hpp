@@ -179,7 +179,7 @@ public:
     double writers_seconds() const { return writers_.seconds(); }
 
     // An image output comes viewed at most this many pixels a side (RunRequest::view_side; 0: whole);
-    // its full resolution when the user looks closely: a hover, a zoom past the view's pixels, a Save.
+    // its full resolution when the user looks closely: a zoom past the view's pixels, a Save.
     static constexpr int kScreenViewSide = 1024;
     void look_closely();
     // While the full resolution of the view on screen is on its way; why it could not come.

@@ -1,6 +1,6 @@
 // What a downsampled image view was made from, kept by the engine after its run: the checked launches'
-// output and its reference, copied, so the full resolution is made when the window asks for it (the
-// "view" request: a hover, a zoom past the view's pixels, a Save) and never otherwise.
+// output copied and its reference shared, so the full resolution is made when the window asks for it (the
+// "view" request: a zoom past the view's pixels, a Save) and never otherwise.
 #pragma once
 
 #include <cstdint>

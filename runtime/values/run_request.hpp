@@ -68,7 +68,7 @@ struct RunRequest {
     bool keep_outputs = false;  // fill the report's OutputView (the window wants it)
     // The longest side of an image view in its pixels (0: the image's own size). A larger image comes
     // downsampled (OutputView::step) and the worker keeps what its full resolution is made from, for a
-    // "view" request (the window asks when the user hovers, zooms in or saves).
+    // "view" request (the window asks when the user zooms in past the view's pixels or saves).
     int view_side = 0;
     bool progressive = false;   // answer the main size's checked result first (RunReport::partial)
     std::string known_input;    // the caller already has the input with this identity: do not send it again
