@@ -60,7 +60,7 @@ TEST(LiveLoopSession, AKernelOnlySaveFindsItsReferenceInTheCache) {
     EXPECT_FALSE(save("kernels/vector_add/reference.h", reference)) << "the reference's own code changed: it runs again";
 }
 
-// The seed's picture viewed at most 40 pixels a side comes downsampled; looking closely (a zoom
+// The seed's picture viewed at most 40 pixels a side comes downsampled; looking closely (a zoom past its pixels,
 // a Save in the window) brings its full resolution from the worker, in its place on screen, once.
 TEST(LiveLoopSession, LookingCloselyBringsTheFullResolutionOfADownsampledView) {
     test::TempDir dir;
