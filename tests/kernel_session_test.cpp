@@ -320,6 +320,10 @@ TEST_F(KernelSessionTest, AnOvertakenResultIsDropped) {
     ASSERT_TRUE(pump_until(session, [&] { return session.results_received() == 1; }));
     pump_for(session, 100ms);
     EXPECT_EQ(runs_at_worker(), 2u);
+    // A was told it was overtaken (the real worker then skips its timed repeats and further sizes).
+    const auto cuts = requests("cut");
+    ASSERT_EQ(cuts.size(), 1u);
+    EXPECT_EQ(cuts[0]["message"]["id"], requests("run")[0]["message"]["id"]);
     EXPECT_EQ(session.results_received(), 1);
     ASSERT_EQ(session.history().size(), 1u);
     EXPECT_EQ(session.history()[0].kernel, "B");

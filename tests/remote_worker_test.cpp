@@ -171,6 +171,13 @@ TEST(RemoteWorker, ADownsampledViewsFullResolutionComesThroughTheSupervisor) {
     EXPECT_EQ(full.run.view.map.size(), size_t{96 * 64});
 }
 
+// The cut goes past the host's supervisor to the worker running the run, never queued behind it.
+TEST(RemoteWorker, AnOvertakenRunIsCutShortThroughTheSupervisor) {
+    WorkerCopy worker;
+    WorkerClient client(stdio_options(worker.path));
+    test::expect_a_run_cut_short(client);
+}
+
 TEST(RemoteWorker, TheKernelsHeadersAndImageTravelWithTheRun) {
     WorkerCopy worker;
     test::TempDir files;

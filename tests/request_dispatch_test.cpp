@@ -21,6 +21,7 @@ struct Recorder final : RequestHandler {
     void on_stats(uint64_t id, const Frame&) override { calls.push_back("stats " + std::to_string(id)); }
     void on_ping(uint64_t id, const Frame&) override { calls.push_back("ping " + std::to_string(id)); }
     void on_view(uint64_t id, const Frame&) override { calls.push_back("view " + std::to_string(id)); }
+    void on_cut(uint64_t id) override { calls.push_back("cut " + std::to_string(id)); }
     void send_error(const nlohmann::json& answer) override { errors.push_back(answer); }
 };
 
@@ -34,7 +35,8 @@ TEST(RequestDispatch, EveryKindReachesItsHandler) {
                                                                     {MessageKind::devices, "devices"},
                                                                     {MessageKind::stats, "stats"},
                                                                     {MessageKind::ping, "ping"},
-                                                                    {MessageKind::view, "view"}};
+                                                                    {MessageKind::view, "view"},
+                                                                    {MessageKind::cut, "cut"}};
     uint64_t id = 40;
     for (const auto& [kind, name] : kinds) {
         Recorder recorder;
@@ -55,6 +57,7 @@ TEST(RequestDispatch, TheHandlerSeesTheWholeFrame) {
         void on_stats(uint64_t, const Frame&) override {}
         void on_ping(uint64_t, const Frame&) override {}
         void on_view(uint64_t, const Frame&) override {}
+        void on_cut(uint64_t) override {}
         void send_error(const nlohmann::json&) override {}
     } inspector;
     const Frame request = frame_of(request_message(MessageKind::run, 3, {{"kernel_path", "k.cu"}}));

@@ -19,6 +19,7 @@
 
 #include "base/error.hpp"
 #include "cuda/device_query.hpp"
+#include "run/run_pipeline.hpp"
 
 namespace kplay::test {
 
@@ -197,6 +198,40 @@ RunRequest quick_seed_run(const std::string& size) {
     request.repeat = 1;
     request.check_test_sizes = false;
     return request;
+}
+
+void expect_a_run_cut_short(WorkerClient& client) {
+    RunRequest run = quick_seed_run();
+    run.check_test_sizes = true;
+    run.progressive = true;
+    run.keep_outputs = true;
+    const auto answers = [&](uint64_t id) {
+        std::vector<WorkerResult> got{client.wait(id)};
+        if (got.back().ok() && got.back().partial) got.push_back(client.wait(id));
+        return got;
+    };
+    const std::vector<WorkerResult> whole = answers(client.submit_run(run));
+    ASSERT_EQ(whole.size(), 2u) << "the checked result, then the final answer: " << whole.back().failure_message;
+    ASSERT_EQ(whole.back().run.stage, Stage::done) << whole.back().run.error;
+    EXPECT_FALSE(whole.back().run.check.sizes.empty()) << "uncut, the further sizes are checked";
+    EXPECT_TRUE(whole.back().run.warnings.empty());
+
+    const uint64_t id = client.submit_run(run);
+    client.cut_short(id);  // a newer run overtook it as soon as it went
+    const std::vector<WorkerResult> cut = answers(id);
+    ASSERT_EQ(cut.size(), 2u) << cut.back().failure_message;
+    EXPECT_TRUE(cut.front().partial);
+    EXPECT_TRUE(cut.front().run.check.passed);
+    const RunReport& final_answer = cut.back().run;
+    ASSERT_EQ(final_answer.stage, Stage::done) << final_answer.error;
+    EXPECT_TRUE(final_answer.check.sizes.empty()) << "no further size ran";
+    EXPECT_EQ(final_answer.warnings, std::vector<std::string>{kCutShortWarning});
+    EXPECT_TRUE(final_answer.check.passed) << "the main size's verdict stands";
+
+    // The worker goes on: the next run is whole again.
+    const std::vector<WorkerResult> next = answers(client.submit_run(run));
+    ASSERT_EQ(next.back().run.stage, Stage::done) << next.back().run.error;
+    EXPECT_FALSE(next.back().run.check.sizes.empty());
 }
 
 fs::path worker_path() {

@@ -1,6 +1,7 @@
 // Helpers shared by the test suites: temp folders, file writing, device presence.
 #pragma once
 
+#include "client/worker_client.hpp"
 #include "run/engine.hpp"
 
 #include <sys/types.h>
@@ -99,6 +100,10 @@ std::filesystem::path worker_path();
 // The seed kernel on the emulated device at `size`, one timed launch, no test sizes: a quick run for
 // the tests of the worker's plumbing.
 RunRequest quick_seed_run(const std::string& size = "96x64");
+// Runs the seed progressively twice through `client`: once whole, once cut short (WorkerClient::cut_short)
+// right after it was sent; checks the first checks its further sizes and the second answers its checked
+// result, then a final answer that says it was cut short and ran none.
+void expect_a_run_cut_short(WorkerClient& client);
 // kplay-cli of this build, or $KPLAY_TEST_CLI for a build copied elsewhere.
 std::filesystem::path cli_path();
 

@@ -1,6 +1,7 @@
 // The supervised client against misbehaving fake workers and the real worker (no GPU needed): every
 // failure ends in a clean message, and the next request works.
 #include <gtest/gtest.h>
+#include <poll.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -35,6 +36,24 @@ TEST(WorkerClient, AnswersPings) {
     EXPECT_TRUE(result.ok()) << result.failure_message;
     EXPECT_GT(result.worker_pid, 0);
     EXPECT_EQ(client.restarts(), 0);
+}
+
+// The window submits, then sleeps in poll(2) on the worker's socket until an answer arrives: a request
+// left queued until the next poll() would never be answered (F5's run once waited for the next key).
+TEST(WorkerClient, ARequestGoesToTheWorkerWhenSubmittedNotAtTheNextPoll) {
+    test::TempDir dir;
+    WorkerClient client(fake("none", dir));
+    const uint64_t id = client.submit_ping();
+    ASSERT_GE(client.wait_fd(), 0) << "the worker is started by the submit";
+    pollfd socket{client.wait_fd(), POLLIN, 0};
+    ASSERT_EQ(::poll(&socket, 1, 10000), 1) << "the answer arrives without a poll() to send the request";
+    const WorkerResult result = client.wait(id);
+    EXPECT_TRUE(result.ok()) << result.failure_message;
+    // The same with a worker already running and idle.
+    const uint64_t second = client.submit_ping();
+    socket = {client.wait_fd(), POLLIN, 0};
+    ASSERT_EQ(::poll(&socket, 1, 10000), 1);
+    EXPECT_TRUE(client.wait(second).ok());
 }
 
 TEST(WorkerClient, CrashIsReportedWithTheSignalAndTheWorkerRestarts) {
@@ -240,6 +259,15 @@ TEST(RealWorker, ADownsampledViewsFullResolutionComesOnRequest) {
     ASSERT_TRUE(gone.ok()) << gone.failure_message;
     EXPECT_TRUE(gone.run.view.empty());
     EXPECT_NE(gone.run.error.find("no longer keeps this output"), std::string::npos) << gone.run.error;
+}
+
+// A run overtaken by a newer one (the window's next save) ends after its checked result instead of
+// running its further sizes first: the newer run's picture does not wait behind them.
+TEST(RealWorker, AnOvertakenRunIsCutShortAfterItsCheckedResult) {
+    WorkerOptions options;
+    options.worker_path = test::worker_path();
+    WorkerClient client(options);
+    test::expect_a_run_cut_short(client);
 }
 
 // An inspect compile comes back with its CUBIN (a shared-memory blob, not JSON), the PTX it was built

@@ -24,6 +24,7 @@
 #include "panels.hpp"
 #include "wrapped_text.hpp"
 #include "font_choice.hpp"
+#include "frame_pacing.hpp"
 #include "settings_store.hpp"
 #include "test_hooks.hpp"
 #include "window_options.hpp"
@@ -423,16 +424,14 @@ int main(int argc, char** argv) {
     hooks.set_up(state);
 
     Waker waker(session);
-    constexpr std::chrono::duration<double> kBusyFrame(1.0 / 30);
-    auto last_drawn = std::chrono::steady_clock::now() - kBusyFrame;
+    auto last_drawn = std::chrono::steady_clock::now() - std::chrono::seconds(1);
     while (!glfwWindowShouldClose(window) && !state.quit_requested) {
         // The Waker ends the wait the moment a save or an answer arrives, so the loop needs to wake by
         // itself only to move what changes with time: a run's progress (30 frames a second), or the sweep
         // (its worker is not watched: short waits). Drawing frames back to back while a run is in flight
         // would leave its answer waiting for the frame being drawn, and takes cores from the worker.
         waker.watch_workers(session.client().wait_fd(), session.answer_fd());
-        const double until_due = std::max(0.001, (kBusyFrame - (std::chrono::steady_clock::now() - last_drawn)).count());
-        glfwWaitEventsTimeout(sweeps.running() ? 0.002 : session.busy() ? until_due : 0.1);
+        glfwWaitEventsTimeout(FramePacing::wait_s(sweeps.running(), session.busy(), last_drawn, std::chrono::steady_clock::now()));
         FrameMarks marks;
         marks.start = std::chrono::steady_clock::now();
         sweeps.update();
@@ -454,7 +453,7 @@ int main(int argc, char** argv) {
         // While a run is in flight, a wake that took nothing in (the worker's progress, the mouse) waits
         // for the next due frame: a frame drawn for it would hold the UI thread while the answer arrives.
         // Input is not lost: ImGui takes it at the next frame, at most a thirtieth of a second later.
-        if (!updated && session.busy() && !sweeps.running() && marks.taken_in - last_drawn < kBusyFrame) continue;
+        if (!updated && session.busy() && !sweeps.running() && !FramePacing::frame_due(last_drawn, marks.taken_in)) continue;
         last_drawn = marks.start;
         int width = 0, height = 0;
         render_frame(window, state, width, height);

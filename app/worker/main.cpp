@@ -12,14 +12,18 @@
 #include <unistd.h>
 
 #include <fcntl.h>
+#include <poll.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/error.hpp"
@@ -97,9 +101,11 @@ public:
         engine_.set_partial_callback([&](const RunReport& partial) {
             answer(id, MessageKind::run, partial, kplay::make_report_blobs(partial), true);
         });
+        engine_.set_cut_check([&] { return cut_arrived(id); });
         const RunReport report = engine_.run(request.message.at(field::body).get<kplay::RunRequest>());
         engine_.set_progress_callback(nullptr);
         engine_.set_partial_callback(nullptr);
+        engine_.set_cut_check(nullptr);
         exit_after_ = report.sticky_fault();
         answer(id, MessageKind::run, report, kplay::make_report_blobs(report));
     }
@@ -112,9 +118,45 @@ public:
         }
         answer(id, MessageKind::view, report, kplay::make_report_blobs(report));
     }
+    // A cut read while its run was in flight was taken by cut_arrived(); one that comes after its run
+    // ended has nothing left to cut.
+    void on_cut(uint64_t) override {}
     void send_error(const nlohmann::json& answer) override { kplay::send_frame(socket_, answer); }
 
+    // The next request, blocking; nullopt when the client closed the socket.
+    std::optional<Frame> next_request() {
+        for (;;) {
+            if (!held_.empty()) {
+                Frame frame = std::move(held_.front());
+                held_.pop_front();
+                return frame;
+            }
+            if (broken_) std::rethrow_exception(std::exchange(broken_, nullptr));
+            if (auto frame = reader_.next()) return frame;
+            if (reader_.read_from(socket_) == kplay::FrameReader::Status::closed) return std::nullopt;
+        }
+    }
+
 private:
+    // Whether the client cut run `id` short (MessageKind::cut), reading without blocking what has
+    // arrived since it began; any other frame is held for next_request(). Once true, true for the run.
+    bool cut_arrived(uint64_t id) {
+        if (cut_ == id) return true;
+        try {
+            pollfd watch{socket_, POLLIN, 0};
+            while (::poll(&watch, 1, 0) > 0 && (watch.revents & POLLIN))
+                if (reader_.read_from(socket_) == kplay::FrameReader::Status::closed) break;  // next_request() sees it
+            while (auto frame = reader_.next()) {
+                const nlohmann::json& message = frame->message;
+                if (kplay::message_kind(message) == MessageKind::cut && message.value(field::id, uint64_t{0}) == id) cut_ = id;
+                else held_.push_back(std::move(*frame));
+            }
+        } catch (const std::exception&) {
+            broken_ = std::current_exception();  // a malformed frame: the main loop reports it, as it would have
+        }
+        return cut_ == id;
+    }
+
     // blobs: a compile's, a run's or a view's answer always lists them (maybe none); other kinds have none.
     void answer(uint64_t id, MessageKind kind, nlohmann::json body,
                 std::optional<kplay::ReportBlobs> blobs = std::nullopt, bool partial = false) {
@@ -132,6 +174,10 @@ private:
     int socket_;
     kplay::Engine& engine_;
     bool exit_after_ = false;
+    kplay::FrameReader reader_;
+    std::deque<Frame> held_;         // requests read while a run looked for its cut
+    uint64_t cut_ = 0;               // the run cut short (0: none)
+    std::exception_ptr broken_;      // what reading for a cut met, rethrown by next_request()
 };
 
 // Starts this program again with the sanitizer runtimes preloaded; returns only when it cannot.
@@ -207,15 +253,12 @@ int main(int argc, char** argv) {
     config.compiler_pch = !(pch && std::string(pch) == "0");
     kplay::Engine engine(config);
     WorkerService service(socket, engine);
-    kplay::FrameReader reader;
     try {
-        for (;;) {
-            while (auto frame = reader.next()) {
-                kplay::dispatch_request(*frame, service);
-                if (service.exit_after()) return kExitAfterStickyFault;
-            }
-            if (reader.read_from(socket) == kplay::FrameReader::Status::closed) return 0;
+        while (const std::optional<Frame> frame = service.next_request()) {
+            kplay::dispatch_request(*frame, service);
+            if (service.exit_after()) return kExitAfterStickyFault;
         }
+        return 0;
     } catch (const std::exception& error) {
         std::fprintf(stderr, "kplay-worker: %s\n", error.what());
         return 2;

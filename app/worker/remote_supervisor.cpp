@@ -74,7 +74,8 @@ public:
         if (message.contains(remote_field::image)) run.inputs.image_path = take_image(message, request.fds).string();
         else if (!run.inputs.image_path.empty())  // the client could not read it: fail as it would there
             run.inputs.image_path = scratch_.host_path(message, run.inputs.image_path).string();
-        begin(id, MessageKind::run, client_for(run.emulation_thorough)).submit_run(run);
+        WorkerClient& client = begin(id, MessageKind::run, client_for(run.emulation_thorough));
+        job_->worker_id = client.submit_run(run);
     }
     void on_compile(uint64_t id, const Frame& request) override {
         apply_limits(request.message);
@@ -101,6 +102,10 @@ public:
         const bool thorough = body.value("thorough", false);
         begin(id, MessageKind::view, client_for(thorough)).submit_view(body.value("key", ""), thorough);
     }
+    // Passed on at once to the worker running that run (take() never queues a cut behind it).
+    void on_cut(uint64_t id) override {
+        if (job_ && job_->id == id && job_->kind == MessageKind::run) job_->client->cut_short(job_->worker_id);
+    }
     void send_error(const nlohmann::json& answer) override { send_stream_frame(options_.out_fd, answer); }
 
 private:
@@ -111,6 +116,7 @@ private:
         Clock::time_point received{};
         Phase phase = Phase::compile;
         double fraction = -2;  // what was last forwarded (-2: nothing yet)
+        uint64_t worker_id = 0;  // a run's id with that worker (what a cut names there)
     };
 
     // The supervisor's workers hand their answers on as they came (WorkerOptions::relay).
@@ -127,6 +133,10 @@ private:
     }
 
     void take(Frame frame) {
+        if (frame.message.is_object() && message_kind(frame.message) == MessageKind::cut) {
+            dispatch_request(frame, *this);  // about the run in flight: never behind it
+            return;
+        }
         if (job_ || !waiting_.empty()) {
             if (waiting_.size() >= kMaxWaitingRequests) {
                 send_error(refusal(frame.message, "too many requests at once"));

@@ -27,7 +27,8 @@ void read_answer(const Frame& answer, WorkerResult& result) {
             break;
         case MessageKind::ping:
         case MessageKind::progress:
-        case MessageKind::hello: break;
+        case MessageKind::hello:
+        case MessageKind::cut: break;
     }
 }
 
@@ -52,7 +53,8 @@ nlohmann::json failed_answer(const WorkerResult& result) {
             break;
         case MessageKind::ping: body = {{"pid", result.worker_pid}}; break;
         case MessageKind::progress:
-        case MessageKind::hello: break;
+        case MessageKind::hello:
+        case MessageKind::cut: break;
     }
     return message;
 }

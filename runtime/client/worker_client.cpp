@@ -59,19 +59,44 @@ uint64_t WorkerClient::enqueue(MessageKind kind, nlohmann::json body, std::strin
 uint64_t WorkerClient::submit_run(const RunRequest& request) {
     const uint64_t id = enqueue(MessageKind::run, request, "running " + request.kernel_path.string());
     link_->pack(queue_.back(), request.kernel_path, request.source, request.include_dirs, request.inputs.image_path);
+    send_if_idle();
     return id;
 }
 uint64_t WorkerClient::submit_compile(const CompileFileRequest& request) {
     const uint64_t id = enqueue(MessageKind::compile, request, "compiling " + request.path.string());
     link_->pack(queue_.back(), request.path, request.source, request.include_dirs, "");
+    send_if_idle();
     return id;
 }
-uint64_t WorkerClient::submit_devices() { return enqueue(MessageKind::devices, nullptr, "listing devices"); }
-uint64_t WorkerClient::submit_stats() { return enqueue(MessageKind::stats, nullptr, "reading worker statistics"); }
+uint64_t WorkerClient::submit_devices() { return send_if_idle(enqueue(MessageKind::devices, nullptr, "listing devices")); }
+uint64_t WorkerClient::submit_stats() { return send_if_idle(enqueue(MessageKind::stats, nullptr, "reading worker statistics")); }
 uint64_t WorkerClient::submit_view(const std::string& key, bool thorough) {
-    return enqueue(MessageKind::view, {{"key", key}, {"thorough", thorough}}, "reading the output at full resolution");
+    return send_if_idle(enqueue(MessageKind::view, {{"key", key}, {"thorough", thorough}}, "reading the output at full resolution"));
 }
-uint64_t WorkerClient::submit_ping() { return enqueue(MessageKind::ping, nullptr, "checking the worker"); }
+uint64_t WorkerClient::submit_ping() { return send_if_idle(enqueue(MessageKind::ping, nullptr, "checking the worker")); }
+
+void WorkerClient::cut_short(uint64_t id) {
+    if (!in_flight_ || in_flight_->id != id || in_flight_->kind != MessageKind::run || cut_sent_ == id || !link_->running()) return;
+    WorkerRequest cut;
+    cut.id = id;
+    cut.kind = MessageKind::cut;
+    cut.message = request_message(MessageKind::cut, id, nullptr);
+    cut.description = "cutting short " + in_flight_->description;
+    try {
+        link_->send(cut, options_);
+        cut_sent_ = id;
+    } catch (const ProtocolError&) {
+        // The worker is gone: the run's own answer says how it ended.
+    }
+}
+
+// A request the worker can take now goes now: a caller that submits and then sleeps until the worker's
+// socket is readable (the window's loop) would otherwise leave it queued until something else woke it.
+uint64_t WorkerClient::send_if_idle(uint64_t id) {
+    if (!in_flight_ && !queue_.empty())
+        if (auto refused = send_next()) finished_.push_back(std::move(*refused));
+    return id;
+}
 
 void WorkerClient::reset_crash_loop() {
     gave_up_ = false;

@@ -1,6 +1,7 @@
 // The asynchronous, supervised client of kplay-worker: the only way programs reach the engine.
 //
-// submit_*() queues a request and returns at once; poll() never blocks and hands back finished results.
+// submit_*() queues a request (sending it when the worker is free) and returns at once; poll() never
+// blocks and hands back finished results.
 // The client starts the worker, restarts it with backoff after a crash, and gives up with a message
 // after a few quick failures instead of spinning. A watchdog kills a request that runs past its
 // timeout (SIGKILL, then waitpid, which is when the GPU memory is freed) and says so in the result.
@@ -47,6 +48,10 @@ public:
     // The full resolution of a view this worker made downsampled (OutputView::full_view_key); `thorough`
     // says which of a remote host's workers made it. Answered as a run (WorkerResult::run.view).
     uint64_t submit_view(const std::string& key, bool thorough);
+    // Tells the worker the rest of run `id` is no longer wanted (a newer run overtook it): once its
+    // checked result has gone it skips its timed repeats, further sizes and ceiling, and its final
+    // answer comes at once (kCutShortWarning). Does nothing unless that run is the one in flight.
+    void cut_short(uint64_t id);
 
     // Advances the state machine without blocking; returns a finished result if there is one.
     std::optional<WorkerResult> poll();
@@ -76,6 +81,8 @@ private:
     using Clock = std::chrono::steady_clock;
 
     uint64_t enqueue(MessageKind kind, nlohmann::json body, std::string description);
+    uint64_t send_if_idle(uint64_t id = 0);  // returns `id`
+    uint64_t cut_sent_ = 0;                  // the run in flight already told to stop
     std::optional<WorkerResult> advance();
     std::optional<WorkerResult> send_next();
     void take_next();

@@ -228,11 +228,19 @@ RunnerResult run_launches(Device& device, const std::vector<PlannedLaunch>& sequ
     }
 
     result.timing = summarize_timings(checked_ms);
+    // The emulated device times no repeats, but its further sizes follow: its picture goes first too.
+    if (settings.after_checked) settings.after_checked(result);
     if (!settings.timed || !device.times_repeats()) {
         keep_sets(resident, key, sets, data, as_written);
         return result;
     }
-    if (settings.after_checked) settings.after_checked(result);
+    const auto cut = [&] {
+        if (!settings.cut_short || !settings.cut_short()) return false;
+        result.cut_short = true;  // the checked launches' timing stays
+        keep_sets(resident, key, sets, data, as_written);
+        return true;
+    };
+    if (cut()) return result;
     const ClockReading clocks_before = device.read_clocks();
     const auto timed_start = std::chrono::steady_clock::now();
     result.warmup = std::max(0, settings.warmup);
@@ -247,6 +255,7 @@ RunnerResult run_launches(Device& device, const std::vector<PlannedLaunch>& sequ
         prepare_outputs(data, initial, set, i);
         result.l2_flushed = device.before_timed_launch(settings.flush_l2);
         samples.push_back(device.launch(set.launches, *set.buffers).ms);
+        if (cut()) return result;
     }
     result.timing = summarize_timings(samples);
     result.timed_ms = ms_since(timed_start);

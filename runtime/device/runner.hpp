@@ -37,6 +37,9 @@ struct RunnerSettings {
     // Called after the two checked launches, before any warm-up, with the outputs read back and
     // `timing` summarising the checked launches: a progressive run shows that result at once.
     std::function<void(const RunnerResult&)> after_checked;
+    // Asked after the checked launches and between timed ones: true when the caller no longer wants the
+    // timing (a newer run overtook this one): the repeats stop and RunnerResult::cut_short says so.
+    std::function<bool()> cut_short;
 };
 
 struct RunnerResult {
@@ -54,6 +57,7 @@ struct RunnerResult {
     // fingerprint differs from the second checked launch's; empty: the same bytes.
     std::vector<HostBuffer> timed_last;
     TimingStats timing;
+    bool cut_short = false;  // the timed repeats were stopped (RunnerSettings::cut_short): `timing` is the checked launches'
     int warmup = 0;
     int copies = 1;
     bool l2_flushed = false;

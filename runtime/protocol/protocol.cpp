@@ -11,14 +11,15 @@ namespace kplay {
 
 namespace {
 
-constexpr EnumNames<MessageKind, 8> kKinds{{{MessageKind::run, "run"},
+constexpr EnumNames<MessageKind, 9> kKinds{{{MessageKind::run, "run"},
                                             {MessageKind::compile, "compile"},
                                             {MessageKind::devices, "devices"},
                                             {MessageKind::stats, "stats"},
                                             {MessageKind::ping, "ping"},
                                             {MessageKind::progress, "progress"},
                                             {MessageKind::hello, "hello"},
-                                            {MessageKind::view, "view"}}};
+                                            {MessageKind::view, "view"},
+                                            {MessageKind::cut, "cut"}}};
 
 // Every array of an OutputView that travels as a blob, by name.
 struct ByteArray {

@@ -31,7 +31,9 @@
 
 namespace kplay {
 
-enum class MessageKind { run, compile, devices, stats, ping, progress, hello, view };
+// `cut`: the client no longer wants the rest of run `id` in flight (a newer run overtook it); sent while
+// that run is in flight, never answered itself: the run's final answer comes sooner (kCutShortWarning).
+enum class MessageKind { run, compile, devices, stats, ping, progress, hello, view, cut };
 const char* message_kind_name(MessageKind kind);
 std::optional<MessageKind> parse_message_kind(std::string_view text);
 

@@ -39,6 +39,7 @@ std::optional<MessageKind> dispatch_request(const Frame& request, RequestHandler
         case MessageKind::stats: handler.on_stats(id, request); return kind;
         case MessageKind::ping: handler.on_ping(id, request); return kind;
         case MessageKind::view: handler.on_view(id, request); return kind;
+        case MessageKind::cut: handler.on_cut(id); return kind;  // never answered
         case MessageKind::progress:
         case MessageKind::hello: break;  // what a worker sends, never what it is asked
     }

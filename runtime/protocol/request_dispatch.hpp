@@ -25,6 +25,9 @@ public:
     virtual void on_ping(uint64_t id, const Frame& request) = 0;
     // A shown run's primary output at full resolution (ViewRequest), answered as a run's report.
     virtual void on_view(uint64_t id, const Frame& request) = 0;
+    // The rest of run `id` is no longer wanted (MessageKind::cut); no answer. A cut that finds no such
+    // run in flight (it ended as the cut travelled) is ignored.
+    virtual void on_cut(uint64_t id) = 0;
     // Sends an answer the dispatch made itself: the error for a request it could not hand on.
     virtual void send_error(const nlohmann::json& answer) = 0;
 };

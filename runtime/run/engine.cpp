@@ -149,7 +149,7 @@ RunReport Engine::run(const RunRequest& request) {
     const DeviceQuery devices = query_devices();  // one device query per run
     // A run the window shows replaces the kept output; a side run (a library ceiling, a fault's re-run) leaves it.
     if (request.keep_outputs) kept_view_.clear();
-    const EngineServices services{config_, cache_, [this](int ordinal) -> CudaDevice& { return gpu(ordinal); }, inputs_, references_, progress_, partial_, devices, kept_view_};
+    const EngineServices services{config_, cache_, [this](int ordinal) -> CudaDevice& { return gpu(ordinal); }, inputs_, references_, progress_, partial_, cut_, devices, kept_view_};
     try {
         run_pipeline(request, report, services);
     } catch (const ApiError& error) {

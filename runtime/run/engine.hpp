@@ -50,6 +50,10 @@ using ProgressCallback = std::function<void(Phase phase, double fraction)>;
 // Called once in a progressive run (RunRequest::progressive) with the main size's checked result,
 // before its timed repeats and further sizes (RunReport::partial).
 using PartialCallback = std::function<void(const RunReport& partial)>;
+// Asked, once a progressive run's checked result has gone, between the phases that follow (each timed
+// repeat, each further size, the memory ceiling): true when the caller no longer wants them (a newer
+// run overtook this one). The run then ends at once, saying what it left out.
+using CutCheck = std::function<bool()>;
 
 class Engine {
 public:
@@ -62,6 +66,7 @@ public:
     DeviceQuery devices() const;
     void set_progress_callback(ProgressCallback callback) { progress_ = std::move(callback); }
     void set_partial_callback(PartialCallback callback) { partial_ = std::move(callback); }
+    void set_cut_check(CutCheck check) { cut_ = std::move(check); }
     // Bytes in use on the device of the last run (-1 when no context exists yet): for leak checks.
     int64_t device_memory_in_use();
     CompileFileResult compile_file(const CompileFileRequest& request);
@@ -85,6 +90,7 @@ private:
     References references_;
     ProgressCallback progress_;
     PartialCallback partial_;
+    CutCheck cut_;
     KeptView kept_view_;
 };
 

@@ -24,6 +24,7 @@ struct EngineServices {
     References& references;
     const ProgressCallback& progress;
     const PartialCallback& partial;
+    const CutCheck& cut;
     const DeviceQuery& devices;  // queried once per run
     KeptView& kept_view;         // a downsampled view's output, for the full resolution on request
 
@@ -31,6 +32,9 @@ struct EngineServices {
     void report_progress(Phase phase, double fraction = -1) const {
         if (progress) progress(phase, fraction);
     }
+    // Whether the rest of a progressive run is no longer wanted (CutCheck); never asked before its
+    // checked result has gone.
+    bool cut_short() const { return cut && cut(); }
 };
 
 }  // namespace kplay

@@ -19,6 +19,7 @@
 
 namespace kplay {
 
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -50,7 +51,7 @@ void send_partial(const SizeContext& context, RunReport& report, const SizeRun& 
 
 // The main size: checked and timed; its figures are the report's. Nothing comes back when its launches
 // failed (the report says why).
-std::optional<SizeRun> run_main_size(const SizeContext& context, RunReport& report, Clock::time_point started) {
+std::optional<SizeRun> run_main_size(const SizeContext& context, RunReport& report, Clock::time_point started, bool& sent_partial) {
     const RunRequest& request = context.request;
     // The window picks its view from the task, whether or not the arrays are kept.
     const TaskSpec& task = context.file.spec.task;
@@ -58,8 +59,9 @@ std::optional<SizeRun> run_main_size(const SizeContext& context, RunReport& repo
     if (const BufferSpec* primary = task.primary_output()) report.view.buffer = primary->name;
 
     SizeSettings settings{request.inputs, runner_settings(request, true), true, {}};
-    bool sent_partial = false;
-    if (request.progressive && context.services.partial)
+    sent_partial = false;
+    if (request.progressive && context.services.partial) {
+        settings.runner.cut_short = [&] { return sent_partial && context.services.cut_short(); };
         settings.after_checked = [&](const SizeRun& checked_run, const RunnerResult& checked, Clock::time_point read_back) {
             record_main_size(report, checked_run, context.file.spec);
             report.times.launched_at_ms = ms_between(started, read_back);
@@ -67,6 +69,7 @@ std::optional<SizeRun> run_main_size(const SizeContext& context, RunReport& repo
             send_partial(context, report, checked_run, checked, started);
             sent_partial = true;
         };
+    }
     SizeRun run = run_size(context, settings);
     record_main_size(report, run, context.file.spec);
     if (run.stopped) std::rethrow_exception(run.stopped);
@@ -117,15 +120,23 @@ void run_pipeline(const RunRequest& request, RunReport& report, const EngineServ
     report.times.loaded_at_ms = ms_since(started);
 
     const SizeContext context{request, file, *launched, kernels, device, services};
-    const std::optional<SizeRun> main = run_main_size(context, report, started);
+    bool sent_partial = false;
+    const std::optional<SizeRun> main = run_main_size(context, report, started, sent_partial);
     if (!main) return;
+    // Once the picture has gone, a newer run may overtake this one: what is left is then not run.
+    const auto cut_short = [&] { return sent_partial && (main->launches->cut_short || services.cut_short()); };
     const Clock::time_point further_start = Clock::now();
-    if (launched->checks_further_sizes()) {
-        const FurtherChecks further = check_further_sizes(context, *main);
+    if (launched->checks_further_sizes() && !cut_short()) {
+        const FurtherChecks further = check_further_sizes(context, *main, sent_partial);
         record_further_sizes(report, further);
         if (further.stopped) std::rethrow_exception(further.stopped);
     }
     report.times.further_sizes_ms = ms_since(further_start);
+    if (cut_short()) {
+        report.warnings.push_back(std::string(kCutShortWarning));
+        report.times.run_ms = ms_since(started);
+        return conclude(report);
+    }
     report.ceiling = measure_ceiling(context, opened.gpu, *main, report.flops);
     report.times.run_ms = ms_since(started);
     conclude(report);

@@ -22,4 +22,10 @@ namespace kplay {
 // (something the user gave cannot be used; ReferenceError for the reference's faults).
 void run_pipeline(const RunRequest& request, RunReport& report, const EngineServices& services);
 
+// The warning of a progressive run that a newer one overtook after its checked result (CutCheck): its
+// figures are the checked launches' and its verdict the main size's.
+inline constexpr const char* kCutShortWarning =
+    "Cut short: a newer run came after this one's checked result, so its timed repeats, test sizes, second seed "
+    "and memory ceiling were left out (its time is the checked launches').";
+
 }  // namespace kplay

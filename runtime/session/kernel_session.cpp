@@ -174,6 +174,7 @@ void KernelSession::submit(bool automatic, bool devices_just_came) {
     // A recent result is kept without an input the worker left out: it can be shown again while that
     // input is the one on screen.
     const RunReport* earlier = automatic ? recent_.find(key) : nullptr;
+    cut_short_run_in_flight();
     if (earlier && screen_.can_fill_input(earlier->view)) {
         run_.answered_at_once(request);
         latency_.sent(true);
@@ -183,6 +184,13 @@ void KernelSession::submit(bool automatic, bool devices_just_came) {
     WorkerClient& worker = workers_.for_run(inputs.thorough);
     run_.sent(worker.submit_run(request), request, key, inputs.thorough);  // an older one is now overtaken
     latency_.sent(automatic);
+}
+
+// The run in flight is overtaken: what it has left (timed repeats, further sizes, the ceiling) would
+// only delay the worker's next run, whose answer is the one shown.
+void KernelSession::cut_short_run_in_flight() {
+    if (!run_.waiting()) return;
+    if (WorkerClient* worker = run_.thorough() ? workers_.thorough() : &workers_.main()) worker->cut_short(run_.in_flight());
 }
 
 void KernelSession::recompile() {

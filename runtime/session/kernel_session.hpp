@@ -195,6 +195,7 @@ private:
     void new_text(Clock::time_point changed_at, bool opened);
     // `devices_just_came`: the run held for the device list, submitted by its answer.
     void submit(bool automatic, bool devices_just_came = false);
+    void cut_short_run_in_flight();
     RunRequest make_request() const;
     void handle(WorkerResult result, bool from_thorough_worker = false);
     bool handle_side_answer(const WorkerResult& result);  // the main worker's answers that are not the user's run

@@ -15,8 +15,9 @@ class RecentResults {
 public:
     static constexpr size_t kRecent = 8;
 
-    // Kept when it is good (a failure is run again).
-    void remember(const std::string& key, const RunReport& report);
+    // Kept when it is good (a failure is run again), without an input image the screen can fill in:
+    // `report` is handed back as it came.
+    void remember(const std::string& key, RunReport& report);
     const RunReport* find(const std::string& key) const;
     // Each kept result changed in place (a ceiling that arrived).
     void update_each(const std::function<void(RunReport&)>& change);

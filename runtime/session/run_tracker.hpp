@@ -30,6 +30,7 @@ public:
     void finished(bool timed_out);
 
     bool waiting() const { return id_ != 0; }
+    uint64_t in_flight() const { return id_; }  // the run waited for (0: none)
     double busy_seconds() const;
     bool thorough() const { return thorough_; }
     const RunRequest& request() const { return request_; }  // of the newest run, in flight or answered
