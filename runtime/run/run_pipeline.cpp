@@ -19,7 +19,6 @@
 
 namespace kplay {
 
-
 namespace {
 
 using Clock = std::chrono::steady_clock;
