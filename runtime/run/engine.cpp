@@ -149,7 +149,14 @@ RunReport Engine::run(const RunRequest& request) {
     const DeviceQuery devices = query_devices();  // one device query per run
     // A run the window shows replaces the kept output; a side run (a library ceiling, a fault's re-run) leaves it.
     if (request.keep_outputs) kept_view_.clear();
-    const EngineServices services{config_, cache_, [this](int ordinal) -> CudaDevice& { return gpu(ordinal); }, inputs_, references_, progress_, partial_, cut_, devices, kept_view_};
+    // A run is cut short only once its checked result has gone: the one gate every phase's check goes through.
+    bool checked_sent = false;
+    const PartialCallback partial = partial_ ? PartialCallback([&](const RunReport& checked) {
+        partial_(checked);
+        checked_sent = true;
+    }) : nullptr;
+    const CutCheck cut = cut_ ? CutCheck([&] { return checked_sent && cut_(); }) : nullptr;
+    const EngineServices services{config_, cache_, [this](int ordinal) -> CudaDevice& { return gpu(ordinal); }, inputs_, references_, progress_, partial, cut, devices, kept_view_};
     try {
         run_pipeline(request, report, services);
     } catch (const ApiError& error) {

@@ -50,9 +50,10 @@ using ProgressCallback = std::function<void(Phase phase, double fraction)>;
 // Called once in a progressive run (RunRequest::progressive) with the main size's checked result,
 // before its timed repeats and further sizes (RunReport::partial).
 using PartialCallback = std::function<void(const RunReport& partial)>;
-// Asked, once a progressive run's checked result has gone, between the phases that follow (each timed
-// repeat, each further size, the memory ceiling): true when the caller no longer wants them (a newer
-// run overtook this one). The run then ends at once, saying what it left out.
+// Asked between the phases that follow a progressive run's checked result (each timed repeat, each
+// further size, the memory ceiling): true when the caller no longer wants them (a newer run overtook
+// this one), and true from then on for that run. The run then ends at once, saying what it left out.
+// Engine::run asks it only once the checked result has gone.
 using CutCheck = std::function<bool()>;
 
 class Engine {

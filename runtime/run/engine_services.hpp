@@ -32,8 +32,8 @@ struct EngineServices {
     void report_progress(Phase phase, double fraction = -1) const {
         if (progress) progress(phase, fraction);
     }
-    // Whether the rest of a progressive run is no longer wanted (CutCheck); never asked before its
-    // checked result has gone.
+    // Whether the rest of a progressive run is no longer wanted (CutCheck): false until its checked
+    // result has gone.
     bool cut_short() const { return cut && cut(); }
 };
 

@@ -81,7 +81,7 @@ void second_seed(const SizeContext& context, const SizeRun& first, const std::st
 
 }  // namespace
 
-FurtherChecks check_further_sizes(const SizeContext& context, const SizeRun& main, bool may_cut) {
+FurtherChecks check_further_sizes(const SizeContext& context, const SizeRun& main) {
     FurtherChecks checks;
     const RunRequest& request = context.request;
     if (!request.check_test_sizes) return checks;
@@ -90,10 +90,7 @@ FurtherChecks check_further_sizes(const SizeContext& context, const SizeRun& mai
         std::optional<SizeRun> first_test;
         if (request.inputs.size.empty() || request.test_sizes_at_any_size)
             for (const auto& size : context.device.emulated() && !task.sizes.cpu_test.empty() ? task.sizes.cpu_test : task.sizes.test) {
-                if (may_cut && context.services.cut_short()) {
-                    checks.cut_short = true;
-                    return checks;
-                }
+                if (context.services.cut_short()) return checks;  // a newer run overtook this one
                 std::optional<SizeRun> run = check_size(context, {"", size_values_text(size), request.inputs.seed}, checks);
                 if (run && !first_test) first_test = std::move(run);
             }
@@ -102,10 +99,7 @@ FurtherChecks check_further_sizes(const SizeContext& context, const SizeRun& mai
         const std::string size_text = first_test                                                  ? first_test->data->sizes
                                       : !request.inputs.size.empty() || task.has_image_input() ? request.inputs.size
                                                                                                  : main.data->sizes;
-        if (may_cut && context.services.cut_short()) {
-            checks.cut_short = true;
-            return checks;
-        }
+        if (context.services.cut_short()) return checks;
         second_seed(context, first_test ? *first_test : main, size_text, checks);
     } catch (const ApiError&) {
         checks.stopped = std::current_exception();

@@ -25,7 +25,6 @@ struct FurtherChecks {
     std::exception_ptr stopped;  // what ended them (a GPU fault, the reference's fault): the caller rethrows it
     bool gpu_fault = false;      // `stopped` is an ApiError
     bool input_refused = false;  // `stopped` is a SizeInputError: the declaration cannot make a size's inputs
-    bool cut_short = false;      // a newer run overtook this one between sizes (EngineServices::cut_short)
 };
 
 // A test size whose inputs the declaration cannot make; the message names the size.
@@ -35,7 +34,7 @@ public:
 };
 
 // Never throws: what stopped them is FurtherChecks::stopped.
-// `may_cut`: the run's checked result has gone, so a newer run may end them between sizes.
-FurtherChecks check_further_sizes(const SizeContext& context, const SizeRun& main, bool may_cut = false);
+// A newer run that overtakes this one ends them between sizes (EngineServices::cut_short).
+FurtherChecks check_further_sizes(const SizeContext& context, const SizeRun& main);
 
 }  // namespace kplay

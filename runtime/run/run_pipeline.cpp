@@ -50,7 +50,7 @@ void send_partial(const SizeContext& context, RunReport& report, const SizeRun& 
 
 // The main size: checked and timed; its figures are the report's. Nothing comes back when its launches
 // failed (the report says why).
-std::optional<SizeRun> run_main_size(const SizeContext& context, RunReport& report, Clock::time_point started, bool& sent_partial) {
+std::optional<SizeRun> run_main_size(const SizeContext& context, RunReport& report, Clock::time_point started) {
     const RunRequest& request = context.request;
     // The window picks its view from the task, whether or not the arrays are kept.
     const TaskSpec& task = context.file.spec.task;
@@ -58,9 +58,9 @@ std::optional<SizeRun> run_main_size(const SizeContext& context, RunReport& repo
     if (const BufferSpec* primary = task.primary_output()) report.view.buffer = primary->name;
 
     SizeSettings settings{request.inputs, runner_settings(request, true), true, {}};
-    sent_partial = false;
+    bool sent_partial = false;
     if (request.progressive && context.services.partial) {
-        settings.runner.cut_short = [&] { return sent_partial && context.services.cut_short(); };
+        settings.runner.cut_short = [&] { return context.services.cut_short(); };
         settings.after_checked = [&](const SizeRun& checked_run, const RunnerResult& checked, Clock::time_point read_back) {
             record_main_size(report, checked_run, context.file.spec);
             report.times.launched_at_ms = ms_between(started, read_back);
@@ -119,19 +119,17 @@ void run_pipeline(const RunRequest& request, RunReport& report, const EngineServ
     report.times.loaded_at_ms = ms_since(started);
 
     const SizeContext context{request, file, *launched, kernels, device, services};
-    bool sent_partial = false;
-    const std::optional<SizeRun> main = run_main_size(context, report, started, sent_partial);
+    const std::optional<SizeRun> main = run_main_size(context, report, started);
     if (!main) return;
     // Once the picture has gone, a newer run may overtake this one: what is left is then not run.
-    const auto cut_short = [&] { return sent_partial && (main->launches->cut_short || services.cut_short()); };
     const Clock::time_point further_start = Clock::now();
-    if (launched->checks_further_sizes() && !cut_short()) {
-        const FurtherChecks further = check_further_sizes(context, *main, sent_partial);
+    if (launched->checks_further_sizes() && !services.cut_short()) {
+        const FurtherChecks further = check_further_sizes(context, *main);
         record_further_sizes(report, further);
         if (further.stopped) std::rethrow_exception(further.stopped);
     }
     report.times.further_sizes_ms = ms_since(further_start);
-    if (cut_short()) {
+    if (services.cut_short()) {
         report.warnings.push_back(std::string(kCutShortWarning));
         report.times.run_ms = ms_since(started);
         return conclude(report);
