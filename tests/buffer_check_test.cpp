@@ -527,9 +527,9 @@ TEST(KeptViews, TheFullResolutionIsTheWholeViewAndOnlyForItsKey) {
     auto reference = std::make_shared<ExpectedOutputs>();
     reference->outputs = {c.expected};
     BufferCheckInput input = c.input();
-    EXPECT_THROW(kept.keep(input, OutputKind::image, reference), std::invalid_argument) << "not the reference it points into";
+    EXPECT_THROW(kept.keep(input, OutputKind::image, reference, nullptr, 0), std::invalid_argument) << "not the reference it points into";
     input.expected = &reference->outputs[0];
-    kept.keep(input, OutputKind::image, reference);
+    kept.keep(input, OutputKind::image, reference, nullptr, 0);
     reference.reset();  // the kept view holds it
     const OutputView full = kept.full_view(key), whole = c.view(OutputKind::image);
     EXPECT_EQ(full.step, 1);

@@ -1,5 +1,6 @@
 // The built-in tasks through the generic task path: grayscale (the seed formula, +-1, poisoned, zero and
-// unstable outputs) and matmul (sizes, the fp64 reference and its error bound, TF32 rounding, bugs).
+// unstable outputs) and matmul (sizes, the fp64 reference and its error bound, TF32 rounding, bugs); and
+// the check of outputs that stay on a device, through OutputsOnDevice, held to the host's.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +14,8 @@
 #include "kernel_file/builtin_tasks.hpp"
 #include "kernel_file/task_sizes.hpp"
 #include "reference/builtin_references.hpp"
+#include "tasks/buffer_check.hpp"
+#include "tasks/kept_view.hpp"
 #include "tasks/task_check.hpp"
 #include "tasks/task_inputs.hpp"
 
@@ -38,19 +41,21 @@ std::vector<PlanBuffer> plan_buffers(const TaskData& data) {
     return buffers;
 }
 
-// What the two checked launches left: `first` after poison[0], and the task data holding the second.
+// What the two checked launches left: `first` after poison[0], `final` after poison[1].
 struct Launches {
     TaskData data;
-    std::vector<HostBuffer> first;
+    std::vector<HostBuffer> first, final;
 };
 
 Launches launched(TaskData data, const std::string& output, std::vector<unsigned char> first, std::vector<unsigned char> second) {
-    Launches launches{std::move(data), {}};
+    Launches launches{std::move(data), {}, {}};
     launches.first.resize(launches.data.buffers.size());
+    launches.final.resize(launches.data.buffers.size());
     const int index = launches.data.index_of(output);
-    launches.first[index] = launches.data.buffers[index];
+    launches.first[index] = launches.data.buffers[index].described();
     launches.first[index].data = std::move(first);
-    launches.data.buffers[index].data = std::move(second);
+    launches.final[index] = launches.data.buffers[index].described();
+    launches.final[index].data = std::move(second);
     return launches;
 }
 
@@ -61,7 +66,7 @@ struct Checked {
 
 Checked check(const TaskSpec& task, const Launches& launches, std::optional<double> tolerance = std::nullopt) {
     const ExpectedOutputs expected = builtin_reference(task.reference.builtin, task, launches.data, {});
-    const RunCheckInput input{&task, &launches.data, &launches.first, &expected, nullptr, tolerance};
+    const RunCheckInput input{&task, &launches.data, &launches.first, &launches.final, &expected, nullptr, tolerance};
     return {check_run(input), primary_output_view(input)};
 }
 
@@ -180,7 +185,7 @@ TEST(GrayscaleTask, TimedLaunchesThatReplayAnAnswerAreNamed) {
     const TaskData data = gray_inputs(37, 23);
     const Launches launches = launched(data, "out", gray_reference(data), gray_reference(data));
     const ExpectedOutputs expected = builtin_reference(grayscale().reference.builtin, grayscale(), launches.data, {});
-    const RunCheckInput input{&grayscale(), &launches.data, &launches.first, &expected, nullptr, std::nullopt};
+    const RunCheckInput input{&grayscale(), &launches.data, &launches.first, &launches.final, &expected, nullptr, std::nullopt};
     CheckReport report = check_run(input);
     ASSERT_TRUE(report.passed) << report.summary;
     std::vector<HostBuffer> timed = launches.first;
@@ -266,7 +271,7 @@ TEST(MatmulTask, TimedOutputsWithinTheToleranceAreNoReplay) {
     const auto c = fp32_product(data);
     const Launches launches = launched(data, "c", c, c);
     const ExpectedOutputs expected = builtin_reference(matmul().reference.builtin, matmul(), launches.data, {});
-    const RunCheckInput input{&matmul(), &launches.data, &launches.first, &expected, nullptr, std::nullopt};
+    const RunCheckInput input{&matmul(), &launches.data, &launches.first, &launches.final, &expected, nullptr, std::nullopt};
     const CheckReport report = check_run(input);
     ASSERT_TRUE(report.passed) << report.summary;
     std::vector<HostBuffer> timed = launches.first;
@@ -313,4 +318,123 @@ TEST(MatmulTask, ZerosAndPoisonFail) {
     EXPECT_EQ(report.metric("unwritten"), 1);
     EXPECT_EQ(report.metric("nondeterministic"), 0);  // two NaNs are not a race
     EXPECT_NE(report.first_bad.find("c[1][1]"), std::string::npos) << report.first_bad;
+}
+
+namespace {
+
+// Outputs "kept on a device" that is the host memory of `launches`: the check and the views go through
+// OutputsOnDevice as a GPU's do, and what crosses back to the host is counted.
+class OutputsAside final : public OutputsOnDevice {
+public:
+    explicit OutputsAside(const Launches& launches) : launches_(launches) {}
+    ElementTally tally(size_t index, const BufferCheckInput& input) override { return tally_elements(with_bytes(index, input)); }
+    OutputView view(size_t index, const BufferCheckInput& input, OutputKind kind, int view_side) override {
+        sides.push_back(view_side);
+        return make_output_view(with_bytes(index, input), kind, view_side);
+    }
+    std::vector<unsigned char> first_launch(size_t index) override {
+        ++reads;
+        return launches_.first.at(index).data;
+    }
+    std::vector<unsigned char> final_launch(size_t index) override {
+        ++reads;
+        return launches_.final.at(index).data;
+    }
+    int reads = 0;           // outputs read back
+    std::vector<int> sides;  // each view's view_side
+
+private:
+    BufferCheckInput with_bytes(size_t index, BufferCheckInput input) const {
+        EXPECT_TRUE(input.bytes_on_device) << "the check hands the device no bytes";
+        input.first = &launches_.first.at(index);
+        input.final = &launches_.final.at(index);
+        input.bytes_on_device = false;
+        return input;
+    }
+    const Launches& launches_;
+};
+
+// The launches as a device that keeps its outputs reports them: described, without bytes.
+std::vector<HostBuffer> without_bytes(const std::vector<HostBuffer>& buffers) {
+    std::vector<HostBuffer> described;
+    for (const HostBuffer& buffer : buffers) described.push_back(buffer.described());
+    return described;
+}
+
+struct OnDevice {
+    const Launches& launches;
+    std::shared_ptr<OutputsAside> outputs = std::make_shared<OutputsAside>(launches);
+    std::vector<HostBuffer> first = without_bytes(launches.first), final = without_bytes(launches.final);
+    RunCheckInput input(const TaskSpec& task, const ExpectedOutputs& expected) const {
+        return {&task, &launches.data, &first, &final, &expected, nullptr, std::nullopt, outputs};
+    }
+};
+
+}  // namespace
+
+// A passing check and a downsampled view on the device read no output back, and say what the host's say.
+TEST(OutputsOnDevice, APassingCheckAndItsViewReadNothingBack) {
+    const TaskData data = gray_inputs(37, 23);
+    const Launches launches = launched(data, "out", gray_reference(data), gray_reference(data));
+    const ExpectedOutputs expected = builtin_reference(grayscale().reference.builtin, grayscale(), launches.data, {});
+    const OnDevice device{launches};
+    const RunCheckInput on_device = device.input(grayscale(), expected);
+    const RunCheckInput on_host{&grayscale(), &launches.data, &launches.first, &launches.final, &expected, nullptr, std::nullopt};
+    const CheckReport report = check_run(on_device);
+    EXPECT_TRUE(report.passed) << report.summary;
+    EXPECT_EQ(report.summary, check_run(on_host).summary);
+    const OutputView view = primary_output_view(on_device, 16);
+    EXPECT_EQ(view.step, 3);
+    EXPECT_EQ(view.output, primary_output_view(on_host, 16).output);
+    EXPECT_EQ(device.outputs->reads, 0) << "a pass and a downsampled view cross as a tally and a view";
+}
+
+// A failure names its first bad element from the bytes read back for it: the same words as the host's.
+TEST(OutputsOnDevice, AFailureIsNamedFromBothLaunchesReadBack) {
+    const TaskData data = gray_inputs(37, 23);
+    std::vector<unsigned char> wrong = gray_reference(data);
+    wrong.back() ^= 0x40;  // one bad element, the last
+    const Launches launches = launched(data, "out", wrong, wrong);
+    const ExpectedOutputs expected = builtin_reference(grayscale().reference.builtin, grayscale(), launches.data, {});
+    const OnDevice device{launches};
+    const CheckReport report = check_run(device.input(grayscale(), expected));
+    const RunCheckInput on_host{&grayscale(), &launches.data, &launches.first, &launches.final, &expected, nullptr, std::nullopt};
+    EXPECT_FALSE(report.passed);
+    EXPECT_EQ(report.summary, check_run(on_host).summary);
+    EXPECT_NE(report.first_bad.find("x=36, y=22"), std::string::npos) << report.first_bad;
+    EXPECT_EQ(device.outputs->reads, 2) << "the first and the second launch's bytes";
+}
+
+// A downsampled view's full resolution is made on the device when asked, from its kept copies.
+TEST(OutputsOnDevice, TheKeptFullViewIsMadeWhereTheOutputLies) {
+    const TaskData data = gray_inputs(37, 23);
+    const Launches launches = launched(data, "out", gray_reference(data), gray_reference(data));
+    auto expected = std::make_shared<const ExpectedOutputs>(builtin_reference(grayscale().reference.builtin, grayscale(), launches.data, {}));
+    const OnDevice device{launches};
+    KeptView kept;
+    const std::string key = kept.next_key();
+    keep_primary_output(device.input(grayscale(), *expected), expected, kept);
+    EXPECT_TRUE(device.outputs->sides.empty()) << "nothing made before it is asked for";
+    const OutputView full = kept.full_view(key);
+    EXPECT_EQ(device.outputs->sides, std::vector<int>{0}) << "at full resolution, on the device";
+    EXPECT_EQ(full.step, 1);
+    EXPECT_EQ(full.output, launches.final[static_cast<size_t>(launches.data.index_of("out"))].data);
+}
+
+// The second seed compares two runs' outputs by their fingerprints: equal ones where the reference
+// changed are named, whatever the bytes the host holds (none).
+TEST(OutputsOnDevice, OutputsThatDidNotChangeAreFoundByFingerprint) {
+    const TaskData first = gray_inputs(37, 23);
+    ExpectedOutputs first_expected = builtin_reference(grayscale().reference.builtin, grayscale(), first, {});
+    ExpectedOutputs second_expected = first_expected;
+    const int out = first.index_of("out");
+    second_expected.outputs[static_cast<size_t>(out)][0] ^= 1;  // the reference changed
+    std::vector<uint64_t> first_prints(first.buffers.size(), 0), second_prints(first.buffers.size(), 0);
+    first_prints[static_cast<size_t>(out)] = second_prints[static_cast<size_t>(out)] = 0x1234;
+    EXPECT_EQ(outputs_that_did_not_change(grayscale(), first_prints, second_prints, first_expected, second_expected),
+              std::vector<std::string>{"out"});
+    second_prints[static_cast<size_t>(out)] = 0x1235;
+    EXPECT_TRUE(outputs_that_did_not_change(grayscale(), first_prints, second_prints, first_expected, second_expected).empty());
+    EXPECT_TRUE(outputs_that_did_not_change(grayscale(), first_prints, first_prints, first_expected, first_expected).empty())
+        << "the reference did not change either";
 }

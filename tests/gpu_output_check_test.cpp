@@ -142,7 +142,13 @@ protected:
         buffers->write(0, c.final.data.data(), c.final.data.size());
         outputs->keep(0, 1, *buffers);
 
-        const ElementTally host = tally_elements(input), gpu = outputs->tally(0, input);
+        // The device is handed what a run hands it: the launches described, their bytes on the device.
+        const HostBuffer first_described = c.first.described(), final_described = c.final.described();
+        BufferCheckInput on_device = input;
+        on_device.first = &first_described;
+        on_device.final = &final_described;
+        on_device.bytes_on_device = true;
+        const ElementTally host = tally_elements(input), gpu = outputs->tally(0, on_device);
         EXPECT_EQ(gpu.over_tolerance, host.over_tolerance);
         EXPECT_EQ(gpu.unwritten, host.unwritten);
         EXPECT_EQ(gpu.nan_inf, host.nan_inf);
@@ -160,6 +166,7 @@ protected:
         HostBuffer first = c.first;
         first.data = outputs->first_launch(0);
         EXPECT_EQ(first.data, c.first.data);
+        EXPECT_EQ(outputs->final_launch(0), c.final.data);
         BufferCheckInput with_first = input;
         with_first.first = &first;
         const BufferCheck from_host = check_buffer(input), from_gpu = check_buffer(with_first, gpu);
@@ -170,11 +177,13 @@ protected:
         // An image also downsampled (16 a side: 4x4 pixels to a view pixel), as the window asks for it.
         for (const int side : kind == OutputKind::image ? std::vector<int>{0, 16} : std::vector<int>{0}) {
             SCOPED_TRACE("view_side " + std::to_string(side));
-            const OutputView want = make_output_view(input, kind, side), got = outputs->view(0, input, kind, side);
+            const OutputView want = make_output_view(input, kind, side), got = outputs->view(0, on_device, kind, side);
             EXPECT_EQ(got.width, want.width);
             EXPECT_EQ(got.height, want.height);
             EXPECT_EQ(got.step, want.step);
-            if (side > 0) EXPECT_GT(got.step, 1);
+            if (side > 0) {
+                EXPECT_GT(got.step, 1);
+            }
             EXPECT_EQ(got.output, want.output);
             const auto same_floats = [](const std::vector<float>& a, const std::vector<float>& b) {
                 if (a.size() != b.size()) return false;
@@ -248,12 +257,47 @@ TEST_F(GpuOutputCheck, EveryShippedTasksOutputsUnderTheirOwnRulesAgreeWithTheHos
     EXPECT_GE(seen.size(), 5u);  // the directory scan found the ladders
 }
 
-// A series longer than the view's entries travels as envelopes: buckets of several elements.
-TEST_F(GpuOutputCheck, ALongSeriesEnvelopesAgreeWithTheHost) {
+// The f32 output 'y' checked within a tolerance, as the series tests below plant it.
+static BufferSpec float_output_y() {
     BufferSpec spec;
     spec.name = "y";
     spec.type = ElementType::f32;
     spec.role = BufferRole::out;
     spec.check = rule_of(CheckKind::tolerance);
+    return spec;
+}
+
+// A series longer than the view's entries travels as envelopes: buckets of several elements.
+TEST_F(GpuOutputCheck, ALongSeriesEnvelopesAgreeWithTheHost) {
+    const BufferSpec spec = float_output_y();
     expect_same(Planted(spec, 1, (int64_t{1} << 22) + 5, true, 3), OutputKind::series, "4 M + 5 floats");
+}
+
+// A named reference (ExpectedOutputs::key) is uploaded once and checked against again by the next run of
+// the same inputs, as a kernel-only save does; an unnamed one goes up each time.
+TEST_F(GpuOutputCheck, ANamedReferenceStaysOnTheGpuForTheNextRun) {
+    const BufferSpec spec = float_output_y();
+    const Planted c(spec, 1, 5003, true, 5);
+    const std::vector<BufferShape> shapes{{c.spec.name, c.spec.type, c.final.data.size()}};
+    const int before = device_->references().uploads();
+    const auto check_once = [&](const std::string& key) {
+        std::unique_ptr<DeviceBuffers> buffers = device_->allocate(shapes, GuardEdge::end);
+        std::shared_ptr<CheckedOutputs> outputs = device_->checked_outputs(shapes);
+        buffers->write(0, c.first.data.data(), c.first.data.size());
+        outputs->keep(0, 0, *buffers);
+        buffers->write(0, c.final.data.data(), c.final.data.size());
+        outputs->keep(0, 1, *buffers);
+        BufferCheckInput input = c.input(OutputKind::series);
+        input.reference_key = key;
+        return outputs->tally(0, input);
+    };
+    const ElementTally first = check_once("planted inputs");
+    EXPECT_EQ(device_->references().uploads(), before + 1);
+    const ElementTally again = check_once("planted inputs");
+    EXPECT_EQ(device_->references().uploads(), before + 1) << "the second run found the reference on the GPU";
+    EXPECT_EQ(again.first_bad, first.first_bad);
+    EXPECT_EQ(again.wrong, first.wrong);
+    check_once("");
+    check_once("");
+    EXPECT_EQ(device_->references().uploads(), before + 3) << "an unnamed reference is not kept";
 }

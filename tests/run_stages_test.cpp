@@ -83,9 +83,10 @@ TEST(ReportAssembly, AFailedCompileSaysHowManyErrors) {
 // A main size planned at 1000 elements, with its reference computed.
 SizeRun planned_size() {
     SizeRun run;
-    run.data = TaskData{};
-    run.data->sizes = "1000";
-    run.data->description = "random inputs at n=1000 (seed 1)";
+    TaskData data;
+    data.sizes = "1000";
+    data.description = "random inputs at n=1000 (seed 1)";
+    run.data = std::make_shared<const TaskData>(std::move(data));
     run.plan = SizePlan{};
     run.plan->first.launch.grid = {4, 1, 1};
     run.plan->first.launch.block = {256, 1, 1};

@@ -93,6 +93,9 @@ public:
     ResidentBuffers kept{1 << 20};
     bool before_timed_launch(bool) override { return false; }
     int input_copies(size_t, bool) const override { return 1; }
+    // A GPU keeps its checked outputs where it computed them and checks them there.
+    std::shared_ptr<CheckedOutputs> checked_outputs(const std::vector<BufferShape>&) override { return outputs; }
+    std::shared_ptr<CheckedOutputs> outputs;
     int launches = 0;
     std::vector<std::vector<std::vector<unsigned char>>> seen_args;  // each launch's argument bytes
     bool misaligned = false;  // a 3-argument launch's second argument was not 64-byte aligned
@@ -100,6 +103,17 @@ public:
 private:
     DeviceInfo info_;
     std::vector<size_t> overrun_of_;
+};
+
+// Records which outputs were kept after which checked launch; checks nothing.
+class KeptOutputs final : public CheckedOutputs {
+public:
+    void keep(size_t index, int launch, DeviceBuffers&) override { kept.emplace_back(index, launch); }
+    std::vector<std::pair<size_t, int>> kept;
+    ElementTally tally(size_t, const BufferCheckInput&) override { return {}; }
+    OutputView view(size_t, const BufferCheckInput&, OutputKind, int) override { return {}; }
+    std::vector<unsigned char> first_launch(size_t) override { return {}; }
+    std::vector<unsigned char> final_launch(size_t) override { return {}; }
 };
 
 TaskData two_buffers() {
@@ -196,7 +210,7 @@ TEST(Runner, InputsAndTimedOutputsAreJudgedByFingerprintsNotReadBack) {
     EXPECT_EQ(honest.allocated[0]->read_bytes[1], 2000u) << "the output after each checked launch, not after the timed ones";
     ASSERT_EQ(fine.timed_last.size(), 2u);
     EXPECT_TRUE(fine.timed_last[1].data.empty()) << "the same bytes as the checked launch: nothing to judge";
-    EXPECT_EQ(data.buffers[1].data, answer);
+    EXPECT_EQ(fine.final[1].data, answer);
 
     StandInDevice writer({0, 0});
     writer.kernel = [&](DeviceBuffers& buffers, int launch) {
@@ -257,7 +271,7 @@ TEST(Runner, ASecondRunOfTheSameInputsFindsThemOnTheDevice) {
         TaskData data = two_buffers();
         RunnerResult result = run_launches(device, {planned}, data, settings);
         EXPECT_TRUE(result.failure.ok) << result.failure.error;
-        EXPECT_EQ(data.buffers[1].data, answer);
+        EXPECT_EQ(result.final[1].data, answer);
         return result;
     };
     EXPECT_FALSE(run().inputs_resident);
@@ -279,4 +293,33 @@ TEST(Runner, ASecondRunOfTheSameInputsFindsThemOnTheDevice) {
     other.identity = "another seed";
     run_launches(device, {planned}, other, settings);
     EXPECT_EQ(device.allocated.size(), 3u) << "other inputs, other buffers";
+}
+
+// Where the device keeps and checks its outputs, no output crosses to the host: neither checked launch's,
+// nor the timed ones' when their fingerprint matches; the second launch's fingerprint says what it holds.
+TEST(Runner, OutputsTheDeviceKeepsAreNotReadBack) {
+    StandInDevice device({0, 0});
+    auto outputs = std::make_shared<KeptOutputs>();
+    device.outputs = outputs;
+    const std::vector<unsigned char> answer(1000, 42);
+    device.kernel = [&](DeviceBuffers& buffers, int) { buffers.write(1, answer.data(), answer.size()); };
+    LaunchPlan plan;
+    PlannedLaunch planned{nullptr, &plan, "k"};
+    RunnerSettings settings;
+    settings.warmup = 1;
+    settings.repeat = 3;
+    settings.keep_timed_outputs = true;
+    const TaskData data = two_buffers();
+    const RunnerResult result = run_launches(device, {planned}, data, settings);
+    ASSERT_TRUE(result.failure.ok) << result.failure.error;
+    EXPECT_EQ(result.on_device, outputs);
+    EXPECT_EQ(outputs->kept, (std::vector<std::pair<size_t, int>>{{1, 0}, {1, 1}}));
+    ASSERT_EQ(device.allocated.size(), 1u);
+    EXPECT_TRUE(device.allocated[0]->read_bytes.empty()) << "nothing read back";
+    ASSERT_EQ(result.final.size(), 2u);
+    EXPECT_TRUE(result.final[1].data.empty());
+    EXPECT_EQ(result.final[1].count, 1000u) << "described, for the check";
+    EXPECT_EQ(result.fingerprints[1], fingerprint_bytes(answer.data(), answer.size()));
+    EXPECT_TRUE(result.timed_last[1].data.empty());
+    EXPECT_TRUE(data.buffers[1].data.empty()) << "the task's data is only read";
 }

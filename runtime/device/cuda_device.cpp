@@ -178,7 +178,8 @@ CudaDevice::CudaDevice(int ordinal)
       start_(Event::create()),
       stop_(Event::create()),
       // A quarter of the GPU's memory, at most 16 GiB: the runs' own allocations must still fit beside it.
-      resident_(static_cast<size_t>(std::min<int64_t>(info_.total_memory / 4, int64_t{16} << 30))) {}
+      resident_(static_cast<size_t>(std::min<int64_t>(info_.total_memory / 4, int64_t{16} << 30))),
+      references_(static_cast<size_t>(std::min<int64_t>(info_.total_memory / 16, int64_t{4} << 30))) {}
 
 std::vector<std::unique_ptr<LoadedKernel>> CudaDevice::load(const KernelSource& source) {
     make_current();
@@ -269,7 +270,7 @@ Occupancy CudaDevice::occupancy(const LoadedKernel& kernel, const LaunchConfig& 
 
 std::shared_ptr<CheckedOutputs> CudaDevice::checked_outputs(const std::vector<BufferShape>& shapes) {
     if (!check_) check_ = std::make_unique<CheckKernel>(info_);
-    return std::make_shared<CudaOutputs>(shapes, stream_, *check_);
+    return std::make_shared<CudaOutputs>(shapes, context_, stream_, *check_, references_);
 }
 
 std::unique_ptr<DeviceBuffers> CudaDevice::allocate(const std::vector<BufferShape>& buffers, GuardEdge) {

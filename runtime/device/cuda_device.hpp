@@ -16,6 +16,7 @@
 #include "cuda/nvml.hpp"
 #include "device/device.hpp"
 #include "device/resident_buffers.hpp"
+#include "device/resident_references.hpp"
 
 namespace kplay {
 
@@ -47,6 +48,7 @@ public:
     // Ceilings measured on this device, by kind and (for cuBLAS) by sizes.
     std::map<std::string, Ceiling>& ceilings() { return ceilings_; }
     const Stream& stream() const { return stream_; }
+    const ResidentReferences& references() const { return references_; }
 
 private:
     // Why this cooperative launch cannot have all its blocks resident at once (occupancy x SMs), or empty.
@@ -63,8 +65,9 @@ private:
     std::string nvml_missing_;               // why NVML could not be opened (tried once)
     bool poisoned_ = false;
     std::map<std::string, Ceiling> ceilings_;
-    // Last: its buffers are freed before the context and stream above go.
+    // Last: their buffers are freed before the context and stream above go.
     ResidentBuffers resident_;
+    ResidentReferences references_;
 };
 
 }  // namespace kplay

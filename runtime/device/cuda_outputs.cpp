@@ -8,8 +8,9 @@
 
 namespace kplay {
 
-CudaOutputs::CudaOutputs(const std::vector<BufferShape>& shapes, const Stream& stream, const CheckKernel& kernel)
-    : stream_(stream), kernel_(kernel), kept_first_(shapes.size(), false) {
+CudaOutputs::CudaOutputs(const std::vector<BufferShape>& shapes, const PrimaryContext& context, const Stream& stream, const CheckKernel& kernel,
+                         ResidentReferences& references)
+    : context_(context), stream_(stream), kernel_(kernel), resident_(references), kept_first_(shapes.size(), false) {
     for (const BufferShape& shape : shapes) {
         first_.emplace_back(shape.bytes ? DeviceBuffer(shape.bytes) : DeviceBuffer());
         final_.emplace_back(shape.bytes ? DeviceBuffer(shape.bytes) : DeviceBuffer());
@@ -19,6 +20,7 @@ CudaOutputs::CudaOutputs(const std::vector<BufferShape>& shapes, const Stream& s
 void CudaOutputs::keep(size_t index, int launch, DeviceBuffers& buffers) {
     const DeviceBuffer& copy = launch == 0 ? first_.at(index) : final_.at(index);
     if (copy.size() == 0) return;
+    context_.make_current();
     KPLAY_CU(driver_api().cuMemcpyDtoDAsync(copy.get(), buffers.address(index), copy.size(), stream_.get()));
     // The next launch's inout inputs are written on the legacy stream: the copy must be done first.
     stream_.synchronize();
@@ -27,20 +29,21 @@ void CudaOutputs::keep(size_t index, int launch, DeviceBuffers& buffers) {
 
 CheckKernelParams CudaOutputs::params(size_t index, const BufferCheckInput& input) {
     validate_check_input(input);
-    if (final_.at(index).size() != input.final->data.size())
+    const size_t bytes = input.final->count * element_size(input.spec->type);
+    if (final_.at(index).size() != bytes)
         throw InputError("Internal: the device kept " + std::to_string(final_[index].size()) + " bytes of '" + input.spec->name +
-                         "', but it holds " + std::to_string(input.final->data.size()));
+                         "', but it holds " + std::to_string(bytes));
+    context_.make_current();
     Reference& reference = references_[index];
     if (reference.host == input.expected->data() && reference.spec == input.spec) return reference.params;
     const CheckRule rule = check_rule(input);
     {
-        reference.expected = DeviceBuffer(input.expected->size());
-        reference.expected.upload(input.expected->data(), input.expected->size());
-        reference.bound = DeviceBuffer();
-        if (rule.kind == CheckKind::bound) {
-            reference.bound = DeviceBuffer(input.bound->size() * sizeof(double));
-            reference.bound.upload(input.bound->data(), input.bound->size() * sizeof(double));
-        }
+        // Named references stay on the device for the next run of the same inputs (a kernel-only save).
+        const std::string key = input.reference_key.empty() ? std::string() : input.reference_key + "#" + std::to_string(index);
+        reference.expected = resident_.get(key, input.expected->data(), input.expected->size());
+        reference.bound.reset();
+        if (rule.kind == CheckKind::bound)
+            reference.bound = resident_.get(key.empty() ? key : key + " bound", input.bound->data(), input.bound->size() * sizeof(double));
         reference.host = input.expected->data();
         reference.spec = input.spec;
         reference.largest.reset();
@@ -49,8 +52,8 @@ CheckKernelParams CudaOutputs::params(size_t index, const BufferCheckInput& inpu
     p = CheckKernelParams{};
     p.first = kept_first_[index] ? first_[index].get() : 0;
     p.final = final_[index].get();
-    p.expected = reference.expected.get();
-    p.bound = reference.bound.get();
+    p.expected = reference.expected->get();
+    p.bound = reference.bound ? reference.bound->get() : 0;
     p.count = input.final->count;
     p.type = static_cast<int>(input.spec->type);
     p.kind = static_cast<int>(rule.kind);
@@ -100,7 +103,7 @@ OutputView CudaOutputs::view(size_t index, const BufferCheckInput& input, Output
             // (The frame leaves `output` empty for bytes at full resolution: the kernel writes none.)
             const ImageViewShape shape{view.channels, view.cols, view.rows, view.step, view.width, view.height};
             kernel_.image_view(stream_, p, shape, view.map, view.output);
-            if (view.output.empty()) view.output = input.final->data;
+            if (view.output.empty()) view.output = final_launch(index);
             break;
         }
         case OutputKind::matrix:
@@ -115,11 +118,20 @@ OutputView CudaOutputs::view(size_t index, const BufferCheckInput& input, Output
     return std::move(view);
 }
 
-std::vector<unsigned char> CudaOutputs::first_launch(size_t index) {
-    const DeviceBuffer& copy = first_.at(index);
+namespace {
+
+std::vector<unsigned char> downloaded(const PrimaryContext& context, const DeviceBuffer& copy) {
     std::vector<unsigned char> bytes(copy.size());
-    if (!bytes.empty()) copy.download(bytes.data(), bytes.size());
+    if (bytes.empty()) return bytes;
+    context.make_current();
+    copy.download(bytes.data(), bytes.size());
     return bytes;
 }
+
+}  // namespace
+
+std::vector<unsigned char> CudaOutputs::first_launch(size_t index) { return downloaded(context_, first_.at(index)); }
+
+std::vector<unsigned char> CudaOutputs::final_launch(size_t index) { return downloaded(context_, final_.at(index)); }
 
 }  // namespace kplay

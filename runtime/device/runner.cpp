@@ -57,10 +57,10 @@ BufferSet make_set(Device& device, const std::vector<PlannedLaunch>& sequence, c
 }
 
 // Outputs get the launch's poison; inout buffers their initial content again (the kernel reads them).
-void prepare_outputs(const TaskData& data, const std::vector<std::vector<unsigned char>>& initial, BufferSet& set, int launch_index) {
+void prepare_outputs(const TaskData& data, BufferSet& set, int launch_index) {
     for (size_t i = 0; i < data.buffers.size(); ++i) {
         const HostBuffer& buffer = data.buffers[i];
-        if (buffer.role == BufferRole::inout || buffer.prefilled) set.buffers->write(i, initial[i].data(), initial[i].size());
+        if (buffer.role == BufferRole::inout || buffer.prefilled) set.buffers->write(i, buffer.data.data(), buffer.data.size());
         else if (buffer.role == BufferRole::out || buffer.role == BufferRole::scratch) set.buffers->fill(i, buffer.poison[static_cast<size_t>(launch_index % 2)]);
     }
 }
@@ -125,7 +125,7 @@ void keep_messages(const LaunchOutcome& outcome, RunnerResult& result) {
 
 }  // namespace
 
-RunnerResult run_launches(Device& device, const std::vector<PlannedLaunch>& sequence, TaskData& data, const RunnerSettings& settings) {
+RunnerResult run_launches(Device& device, const std::vector<PlannedLaunch>& sequence, const TaskData& data, const RunnerSettings& settings) {
     RunnerResult result;
     std::vector<LoadedKernel*> kernels;
     for (const PlannedLaunch& planned : sequence) {
@@ -167,22 +167,19 @@ RunnerResult run_launches(Device& device, const std::vector<PlannedLaunch>& sequ
     for (size_t i = 0; i < data.buffers.size(); ++i)
         if (data.buffers[i].role == BufferRole::in) as_written[i] = second.buffers->fingerprint(i);
 
-    // inout buffers: what they held before any launch (their TaskData bytes become the output).
-    std::vector<std::vector<unsigned char>> initial(data.buffers.size());
-    for (size_t i = 0; i < data.buffers.size(); ++i)
-        if (data.buffers[i].role == BufferRole::inout || data.buffers[i].prefilled) initial[i] = data.buffers[i].data;
     std::vector<double> checked_ms;
     result.first.resize(data.buffers.size());
+    result.final.resize(data.buffers.size());
+    result.fingerprints.assign(data.buffers.size(), 0);
     // Where the device checks its outputs itself, both checked launches' outputs are copied aside there.
     std::vector<BufferShape> kept_outputs = shapes_of(data);
     for (size_t i = 0; i < data.buffers.size(); ++i)
         if (!data.buffers[i].is_output()) kept_outputs[i].bytes = 0;
     result.on_device = device.checked_outputs(kept_outputs);
     result.inputs_changed.assign(data.buffers.size(), false);
-    std::vector<uint64_t> checked_outputs(data.buffers.size(), 0);  // the second checked launch's, for the timed ones
     for (int launch_index = 0; launch_index < 2; ++launch_index) {
         BufferSet& set = launch_index == 0 ? sets[0] : second;
-        prepare_outputs(data, initial, set, launch_index);
+        prepare_outputs(data, set, launch_index);
         const LaunchOutcome outcome = device.launch(set.launches, *set.buffers);
         keep_messages(outcome, result);
         if (launch_index == 0) {
@@ -199,20 +196,17 @@ RunnerResult run_launches(Device& device, const std::vector<PlannedLaunch>& sequ
         checked_ms.push_back(outcome.ms);
         const auto d2h_start = std::chrono::steady_clock::now();
         for (size_t i = 0; i < data.buffers.size(); ++i) {
-            HostBuffer& buffer = data.buffers[i];
-            if (buffer.is_output() && result.on_device) result.on_device->keep(i, launch_index, *set.buffers);
-            if (buffer.is_output() && launch_index == 0 && result.on_device) {
-                result.first[i] = buffer.described();  // checked where it lies
-            } else if (buffer.is_output()) {
-                std::vector<unsigned char> bytes(buffer.bytes());
-                set.buffers->read(i, bytes.data(), bytes.size());
-                if (launch_index == 0) {
-                    result.first[i] = buffer.described();
-                    result.first[i].data = std::move(bytes);
+            const HostBuffer& buffer = data.buffers[i];
+            if (buffer.is_output()) {
+                HostBuffer& copy = launch_index == 0 ? result.first[i] : result.final[i];
+                copy = buffer.described();
+                if (result.on_device) {
+                    result.on_device->keep(i, launch_index, *set.buffers);  // checked where it lies: no bytes here
                 } else {
-                    buffer.data = std::move(bytes);
-                    if (settings.keep_timed_outputs) checked_outputs[i] = set.buffers->fingerprint(i);
+                    copy.data.resize(buffer.bytes());
+                    set.buffers->read(i, copy.data.data(), copy.data.size());
                 }
+                if (launch_index == 1) result.fingerprints[i] = set.buffers->fingerprint(i);
             } else if (launch_index == 1 && buffer.role == BufferRole::in) {
                 result.inputs_changed[i] = set.buffers->fingerprint(i) != as_written[i];
             }
@@ -246,13 +240,13 @@ RunnerResult run_launches(Device& device, const std::vector<PlannedLaunch>& sequ
     result.warmup = std::max(0, settings.warmup);
     for (int i = 0; i < result.warmup; ++i) {
         BufferSet& set = sets[static_cast<size_t>(i % result.copies)];
-        prepare_outputs(data, initial, set, i);
+        prepare_outputs(data, set, i);
         device.launch(set.launches, *set.buffers);
     }
     std::vector<double> samples;
     for (int i = 0; i < std::max(1, settings.repeat); ++i) {
         BufferSet& set = sets[static_cast<size_t>(i % result.copies)];
-        prepare_outputs(data, initial, set, i);
+        prepare_outputs(data, set, i);
         result.l2_flushed = device.before_timed_launch(settings.flush_l2);
         samples.push_back(device.launch(set.launches, *set.buffers).ms);
         if (cut()) return result;
@@ -266,8 +260,9 @@ RunnerResult run_launches(Device& device, const std::vector<PlannedLaunch>& sequ
         BufferSet& last = sets[static_cast<size_t>((std::max(1, settings.repeat) - 1) % result.copies)];
         result.timed_last.resize(data.buffers.size());
         for (size_t i = 0; i < data.buffers.size(); ++i)
-            if (data.buffers[i].is_output() && last.buffers->fingerprint(i) != checked_outputs[i]) {
-                result.timed_last[i] = data.buffers[i];
+            if (data.buffers[i].is_output() && last.buffers->fingerprint(i) != result.fingerprints[i]) {
+                result.timed_last[i] = data.buffers[i].described();
+                result.timed_last[i].data.resize(data.buffers[i].bytes());
                 last.buffers->read(i, result.timed_last[i].data.data(), result.timed_last[i].data.size());
             }
     }

@@ -7,8 +7,9 @@
 // buffers placed against their guard pages at opposite edges, so an overrun and an underrun are both
 // caught exactly. After them each input's fingerprint is taken where it lives: a kernel that writes an `in`
 // buffer is flagged without reading it back.
-// On a GPU both checked launches' outputs are also copied aside on the device, where the check kernel
-// checks them (tasks/outputs_on_device.hpp): the first launch's are not read back at all.
+// On a GPU both checked launches' outputs are copied aside on the device, where the check kernel checks
+// them (tasks/outputs_on_device.hpp): neither is read back unless a failure is named or a view asks.
+// The task's data is only read: its outputs go into the RunnerResult.
 #pragma once
 
 #include <functional>
@@ -34,8 +35,8 @@ struct RunnerSettings {
     // Read each output back after the last timed launch (outside the timed region), so the check can see
     // that the timed launches computed what the checked ones did: their outputs were poisoned before each.
     bool keep_timed_outputs = false;
-    // Called after the two checked launches, before any warm-up, with the outputs read back and
-    // `timing` summarising the checked launches: a progressive run shows that result at once.
+    // Called after the two checked launches, before any warm-up, with their outputs (or the device's
+    // copies) and `timing` summarising the checked launches: a progressive run shows that result at once.
     std::function<void(const RunnerResult&)> after_checked;
     // Asked after the checked launches and between timed ones: true when the caller no longer wants the
     // timing (a newer run overtook this one): the repeats stop and RunnerResult::cut_short says so.
@@ -44,10 +45,13 @@ struct RunnerSettings {
 
 struct RunnerResult {
     LaunchOutcome failure;  // ok unless a launch failed (a fault the device reports as a value)
-    // By buffer index: each output as the first checked launch left it (inputs left empty). The second
-    // launch's outputs are written into the TaskData's buffers. Where the device checks its outputs
-    // itself (`on_device`), `first` holds no bytes: they stay there.
-    std::vector<HostBuffer> first;
+    // By buffer index: each output as the first and as the second checked launch left it (inputs left
+    // empty). Where the device checks its outputs itself (`on_device`), neither holds bytes: they stay
+    // there, and cross to the host only when asked for (OutputsOnDevice::first_launch, final_launch).
+    std::vector<HostBuffer> first, final;
+    // By index: each output's fingerprint (base/fingerprint.hpp) after the second checked launch, taken
+    // where it lies: two runs' outputs are compared by these, not by their bytes.
+    std::vector<uint64_t> fingerprints;
     // The device's copies of both checked launches' outputs, for its own check (null: the host checks).
     std::shared_ptr<CheckedOutputs> on_device;
     // By index: whether an `in` buffer's fingerprint after the launches differs from the one it was
@@ -83,6 +87,6 @@ struct PlannedLaunch {
 
 // The launches run back to back wherever the runner says "launch": each checked launch, warm-up and
 // timed repeat is the whole sequence, timed as one.
-RunnerResult run_launches(Device& device, const std::vector<PlannedLaunch>& launches, TaskData& data, const RunnerSettings& settings);
+RunnerResult run_launches(Device& device, const std::vector<PlannedLaunch>& launches, const TaskData& data, const RunnerSettings& settings);
 
 }  // namespace kplay

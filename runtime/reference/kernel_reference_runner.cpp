@@ -70,16 +70,15 @@ ExpectedOutputs run_kernel_reference(const ReferenceContext& context, const Task
         for (const HostBuffer& buffer : data.buffers)
             buffers.push_back({buffer.name, buffer.type, static_cast<int64_t>(buffer.count), buffer.shape, buffer.is_output()});
         const LaunchPlan plan = make_plan(spec, data.values, buffers, {}, device.info(), &kernel->attributes);
-        TaskData outputs = data;
         RunnerSettings untimed;
         untimed.timed = false;
-        const RunnerResult result = run_launches(device, {{kernel.get(), &plan, spec.kernel}}, outputs, untimed);
+        RunnerResult result = run_launches(device, {{kernel.get(), &plan, spec.kernel}}, data, untimed);
         if (!result.failure.ok) throw ReferenceError("The reference kernel " + name + " failed: " + result.failure.error, result.failure.error_code);
         ExpectedOutputs expected;
-        expected.outputs.resize(outputs.buffers.size());
-        expected.bounds.resize(outputs.buffers.size());
-        for (size_t i = 0; i < outputs.buffers.size(); ++i)
-            if (outputs.buffers[i].is_output()) expected.outputs[i] = std::move(outputs.buffers[i].data);
+        expected.outputs.resize(data.buffers.size());
+        expected.bounds.resize(data.buffers.size());
+        for (size_t i = 0; i < data.buffers.size(); ++i)
+            if (data.buffers[i].is_output()) expected.outputs[i] = std::move(result.final[i].data);
         return expected;
     } catch (const ReferenceError&) {
         throw;

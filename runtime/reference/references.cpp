@@ -57,13 +57,19 @@ ReferenceResult References::expected(const ReferenceContext& context, const Task
     const ReferenceSpec& reference = context.spec->task.reference;
     ReferenceResult result;
     result.description = describe(reference);
-    const auto lookup = cache_.get(reference_key(context) + "|" + data.identity, [&] {
+    const std::string key = reference_key(context) + "|" + data.identity;
+    const auto compute = [&] {
         switch (reference.kind) {
             case ReferenceKind::builtin: return builtin_reference(reference.builtin, context.spec->task, data, progress);
             case ReferenceKind::host: return run_host_reference(context, data, progress);
             case ReferenceKind::kernel: return run_kernel_reference(context, data);
         }
         throw ReferenceError("Unknown kind of reference.");
+    };
+    const auto lookup = cache_.get(key, [&] {
+        ExpectedOutputs expected = compute();
+        expected.key = key;
+        return expected;
     });
     result.expected = lookup.reference;
     result.ms = lookup.compute_ms;

@@ -75,7 +75,7 @@ void second_seed(const SizeContext& context, const SizeRun& first, const std::st
     }
     checks.sizes.back().sizes += " (seed " + std::to_string(inputs.seed) + ")";
     checks.input_independent_at = second->data->sizes;
-    checks.input_independent = outputs_that_did_not_change(context.file.spec.task, *first.data, *second->data,
+    checks.input_independent = outputs_that_did_not_change(context.file.spec.task, first.launches->fingerprints, second->launches->fingerprints,
                                                            *first.reference->expected, *second->reference->expected);
 }
 

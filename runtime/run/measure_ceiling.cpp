@@ -31,7 +31,7 @@ Ceiling measure_cublas(const SizeContext& context, const SizeRun& main, double f
     const KernelSpec& spec = context.file.spec;
     ceiling.name = cublas_ceiling_name(spec.task);
     const std::unique_ptr<LoadedKernel> library = context.device.library(Baseline::cublas_fp32, spec.task.gemm_types());
-    TaskData data = *main.data;
+    const TaskData& data = *main.data;
     const LaunchPlan plan =
         make_plan_with_args(spec, spec.task.cost.gemm, data.values, plan_buffers(data), {}, context.device.info(), &library->attributes);
     RunnerSettings settings;

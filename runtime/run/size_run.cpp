@@ -44,8 +44,8 @@ std::vector<PlannedLaunch> sequence(const SizeContext& context, const SizePlan& 
 }
 
 RunCheckInput check_input(const SizeContext& context, const SizeRun& run, const RunnerResult& launches) {
-    return {&context.file.spec.task, &*run.data, &launches.first, run.reference->expected.get(), &launches.inputs_changed,
-            context.source.tolerance(), launches.on_device.get()};
+    return {&context.file.spec.task, run.data.get(), &launches.first, &launches.final, run.reference->expected.get(),
+            &launches.inputs_changed, context.source.tolerance(), launches.on_device};
 }
 
 CheckReport check_outputs(const SizeContext& context, const SizeRun& run, const RunnerResult& launches) {

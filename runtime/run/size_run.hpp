@@ -8,6 +8,7 @@
 #include <chrono>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <optional>
 
 #include "values/check_report.hpp"
@@ -37,7 +38,7 @@ struct SizeContext {
 // A size as far as it got.
 struct SizeRun {
     Stage stage = Stage::inputs;  // the step it got to: where it stopped, when `stopped` is set
-    std::optional<TaskData> data;  // inputs as made; outputs as the second checked launch left them
+    std::shared_ptr<const TaskData> data;  // inputs as made (the input cache's, shared); the outputs are `launches`'
     double inputs_ms = 0;
     std::optional<SizePlan> plan;
     std::optional<LaunchPlan> unbound;  // the first launch's plan when its arguments could not be bound

@@ -287,7 +287,7 @@ void validate_check_input(const BufferCheckInput& input) {
         throw std::invalid_argument("check_buffer needs the buffer's spec, its final content and the reference");
     const std::string& name = input.spec->name;
     const size_t bytes = input.final->count * element_size(input.spec->type);
-    if (input.final->type != input.spec->type || input.final->data.size() != bytes)
+    if (input.final->type != input.spec->type || (!input.bytes_on_device && input.final->data.size() != bytes))
         throw InputError("output '" + name + "' holds " + std::to_string(input.final->data.size()) + " bytes, but " +
                          std::to_string(input.final->count) + " elements of " + element_type_name(input.spec->type) + " take " +
                          std::to_string(bytes));
@@ -556,6 +556,7 @@ ElementTally tally_elements(const BufferCheckInput& input) {
     validate_check_input(input);
     ElementTally tally;
     if (input.spec->check.kind == CheckKind::none) return tally;
+    if (input.bytes_on_device) throw std::logic_error("tally_elements: the bytes of '" + input.spec->name + "' are on the device");
     const ElementComparer comparer(input);
     // Relative errors only where the reference is not tiny next to the buffer's largest value, so a
     // near-zero result of cancellation does not read as a huge relative error.
@@ -577,6 +578,8 @@ BufferCheck check_buffer(const BufferCheckInput& input, const ElementTally& tall
     check.tolerance = rule.leading;
     check.elements = static_cast<int64_t>(comparer.count());
     write_tally(tally, check);
+    if (input.bytes_on_device && (tally.first_bad >= 0 || check.elements == 1))
+        throw std::logic_error("check_buffer: naming an element of '" + input.spec->name + "' needs its bytes from the device");
     if (tally.first_bad >= 0) {
         const auto at = static_cast<size_t>(tally.first_bad);
         check.first_bad = bad_element(input, rule, comparer.compare(at), at);
@@ -644,6 +647,7 @@ ViewFrame output_view_frame(const BufferCheckInput& input, OutputKind kind, int 
 OutputView make_output_view(const BufferCheckInput& input, OutputKind kind, int view_side) {
     ViewFrame frame = output_view_frame(input, kind, view_side);
     OutputView& view = frame.view;
+    if (input.bytes_on_device) throw std::logic_error("make_output_view: the bytes of '" + input.spec->name + "' are on the device");
     const ElementComparer comparer(input);
     switch (kind) {
         case OutputKind::image: fill_image_view(view, comparer, input); break;

@@ -20,8 +20,12 @@ struct BufferCheckInput {
     const BufferSpec* spec = nullptr;  // name, type, check rule
     const HostBuffer* first = nullptr;  // as the first checked launch left it (filled with poison[0] before it)
     const HostBuffer* final = nullptr;  // as the second left it (filled with poison[1] before it)
+    // first's and final's bytes stay on the device that checks them (outputs_on_device.hpp): only their
+    // description is read here (a tally computed there, a view's frame).
+    bool bytes_on_device = false;
     const std::vector<unsigned char>* expected = nullptr;  // the reference's output, same type and count
     const std::vector<double>* bound = nullptr;  // per-element bound for CheckKind::bound; null otherwise
+    std::string reference_key;                   // the ExpectedOutputs::key `expected` and `bound` are of
     NamedValues values;                          // the run's sizes: tolerance expressions are evaluated over them
     std::optional<double> tolerance_override;    // replaces the rule's leading number (abs, rel, ulp or bound)
     OutputKind kind = OutputKind::series;        // how the first bad element is named ("pixel (x=5, y=0)" for images)
@@ -47,7 +51,7 @@ CheckRule check_rule(const BufferCheckInput& input);
 // reference implementation a device's own pass (outputs_on_device.hpp) is held to.
 ElementTally tally_elements(const BufferCheckInput& input);
 
-// The verdict from a tally computed elsewhere. Reads input.first's bytes only to name the first bad
+// The verdict from a tally computed elsewhere. Reads the launches' bytes only to name the first bad
 // element and a single value's summary: give them when tally.first_bad >= 0 or the buffer has one element.
 BufferCheck check_buffer(const BufferCheckInput& input, const ElementTally& tally);
 

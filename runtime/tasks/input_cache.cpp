@@ -42,7 +42,7 @@ std::string declaration_key(const TaskSpec& task) {
 
 }  // namespace
 
-TaskData InputCache::get(const TaskSpec& task, const InputRequest& request, bool cpu, bool bench) {
+std::shared_ptr<const TaskData> InputCache::get(const TaskSpec& task, const InputRequest& request, bool cpu, bool bench) {
     const bool image_file = task.has_image_input() && !request.image_path.empty();
     std::string size_text = request.size;
     if (size_text.empty() && bench && !image_file) {
@@ -52,7 +52,7 @@ TaskData InputCache::get(const TaskSpec& task, const InputRequest& request, bool
     const std::string key = declaration_key(task) + "|" + (image_file ? file_stamp(request.image_path) : "") + "|" + size_text + "|" +
                             (cpu ? "cpu" : "gpu") + "|" + std::to_string(request.seed);
     // Found, it becomes the most recent: a save's further sizes must not push out the main size the next save needs.
-    if (const auto* found = entries_.find(key)) return **found;
+    if (const auto* found = entries_.find(key)) return *found;
 
     PlanarImage image;
     std::string description;
@@ -80,7 +80,7 @@ TaskData InputCache::get(const TaskSpec& task, const InputRequest& request, bool
     auto data = std::make_shared<const TaskData>(
         make_task_inputs(task, sizes, request.seed, task.has_image_input() ? &image : nullptr, description));
     entries_.put(key, data, bytes_of(*data));
-    return *data;
+    return data;
 }
 
 }  // namespace kplay

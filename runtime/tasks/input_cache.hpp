@@ -21,7 +21,8 @@ public:
     // The task's inputs for this request: its sizes (the request's, else the bench or default size for
     // the device; an image input's file gives w and h), made (or found) with the request's seed.
     // Throws InputError for a bad size, a missing or corrupt image, or a declaration that cannot be met.
-    TaskData get(const TaskSpec& task, const InputRequest& request, bool cpu, bool bench);
+    // Shared, never copied: a photo's input is 100 MB, and a run only reads it.
+    std::shared_ptr<const TaskData> get(const TaskSpec& task, const InputRequest& request, bool cpu, bool bench);
 
 private:
     RecentEntries<std::shared_ptr<const TaskData>> entries_{8, size_t{1} << 30};  // 8 sets, 1 GiB

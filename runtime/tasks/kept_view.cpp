@@ -16,17 +16,22 @@ std::string KeptView::next_key() {
     return key_;
 }
 
-void KeptView::keep(const BufferCheckInput& input, OutputKind kind, std::shared_ptr<const ExpectedOutputs> reference) {
+void KeptView::keep(const BufferCheckInput& input, OutputKind kind, std::shared_ptr<const ExpectedOutputs> reference,
+                    std::shared_ptr<OutputsOnDevice> on_device, size_t index) {
     validate_check_input(input);
     const auto within = [&](const auto* array, const auto& arrays) {
         return array == nullptr || std::any_of(arrays.begin(), arrays.end(), [&](const auto& a) { return &a == array; });
     };
     if (!reference || !within(input.expected, reference->outputs) || !within(input.bound, reference->bounds))
         throw std::invalid_argument("KeptView::keep: the reference given is not the one the input points into");
+    if (input.bytes_on_device != (on_device != nullptr))
+        throw std::invalid_argument("KeptView::keep: the outputs kept on a device come with that device's copies");
     Kept kept;
     kept.spec = *input.spec;
     if (input.first) kept.first = *input.first;
     kept.final = *input.final;
+    kept.on_device = std::move(on_device);
+    kept.index = index;
     kept.reference = std::move(reference);
     kept.expected = input.expected;
     kept.bound = input.bound;
@@ -45,9 +50,12 @@ OutputView KeptView::full_view(const std::string& key) const {
     input.final = &kept_->final;
     input.expected = kept_->expected;
     input.bound = kept_->bound;
+    input.reference_key = kept_->reference->key;
     input.values = kept_->values;
     input.tolerance_override = kept_->tolerance;
     input.kind = kept_->kind;
+    input.bytes_on_device = kept_->on_device != nullptr;
+    if (kept_->on_device) return kept_->on_device->view(kept_->index, input, kept_->kind, 0);
     return make_output_view(input, kept_->kind);
 }
 

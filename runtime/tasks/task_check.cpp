@@ -14,8 +14,10 @@ BufferCheckInput buffer_input(const RunCheckInput& input, size_t index) {
     BufferCheckInput buffer;
     buffer.spec = &input.task->buffers[index];
     buffer.first = &(*input.first)[index];
-    buffer.final = &input.data->buffers[index];
+    buffer.final = &(*input.final)[index];
+    buffer.bytes_on_device = input.on_device != nullptr;
     buffer.expected = &input.expected->outputs[index];
+    buffer.reference_key = input.expected->key;
     buffer.bound = input.expected->bounds.size() > index && !input.expected->bounds[index].empty() ? &input.expected->bounds[index] : nullptr;
     buffer.values = input.data->values;
     buffer.tolerance_override = input.tolerance;
@@ -23,17 +25,29 @@ BufferCheckInput buffer_input(const RunCheckInput& input, size_t index) {
     return buffer;
 }
 
-// Buffer `index`'s check: on the device when the outputs stay there, with the first launch's bytes read
-// back only where the verdict names an element (a failure, or a single value).
+// `buffer` with both checked launches' bytes of output `index` read back from the device into `first`
+// and `final`: to name one element, or a single value.
+BufferCheckInput with_bytes(BufferCheckInput buffer, OutputsOnDevice& device, size_t index, HostBuffer& first, HostBuffer& final) {
+    first = *buffer.first;
+    first.data = device.first_launch(index);
+    final = *buffer.final;
+    final.data = device.final_launch(index);
+    buffer.first = &first;
+    buffer.final = &final;
+    buffer.bytes_on_device = false;
+    return buffer;
+}
+
+// Buffer `index`'s check: on the device when the outputs stay there, with the launches' bytes read back
+// only where the verdict names an element (a failure, or a single value).
 BufferCheck checked_buffer(const RunCheckInput& input, size_t index) {
-    BufferCheckInput buffer = buffer_input(input, index);
-    if (!input.on_device || buffer.spec->check.kind == CheckKind::none) return check_buffer(buffer);
+    const BufferCheckInput buffer = buffer_input(input, index);
+    if (!input.on_device) return check_buffer(buffer);
+    if (buffer.spec->check.kind == CheckKind::none) return check_buffer(buffer, ElementTally{});
     const ElementTally tally = input.on_device->tally(index, buffer);
     if (tally.first_bad < 0 && buffer.final->count != 1) return check_buffer(buffer, tally);
-    HostBuffer first = *buffer.first;
-    first.data = input.on_device->first_launch(index);
-    buffer.first = &first;
-    return check_buffer(buffer, tally);
+    HostBuffer first, final;
+    return check_buffer(with_bytes(buffer, *input.on_device, index, first, final), tally);
 }
 
 int primary_index(const TaskSpec& task) {
@@ -68,15 +82,22 @@ CheckReport check_run(const RunCheckInput& input) {
 std::vector<std::string> replayed_outputs(const RunCheckInput& checked, const CheckReport& check, const std::vector<HostBuffer>& timed_last) {
     std::vector<std::string> replayed;
     RunCheckInput timed = checked;
-    timed.first = &timed_last;  // read back: checked on the host
+    timed.first = &timed_last;  // read back: checked on the host, against the second checked launch's bytes
     timed.on_device = nullptr;
     for (size_t i = 0; i < checked.task->buffers.size() && i < timed_last.size(); ++i) {
         const BufferSpec& spec = checked.task->buffers[i];
-        if (!spec.is_output() || timed_last[i].data.empty() || timed_last[i].data == checked.data->buffers[i].data) continue;
+        if (!spec.is_output() || timed_last[i].data.empty()) continue;
         const auto passed_checked = std::find_if(check.buffers.begin(), check.buffers.end(),
                                                  [&](const BufferCheck& buffer) { return buffer.buffer == spec.name && buffer.checked && buffer.passed; });
         if (passed_checked == check.buffers.end()) continue;  // already failed, or not checked (scratch)
-        if (!check_buffer(buffer_input(timed, i)).passed) replayed.push_back(spec.name);
+        BufferCheckInput buffer = buffer_input(timed, i);
+        HostBuffer final;
+        if (checked.on_device) {
+            final = *buffer.final;
+            final.data = checked.on_device->final_launch(i);
+            buffer.final = &final;
+        }
+        if (!check_buffer(buffer).passed) replayed.push_back(spec.name);
     }
     return replayed;
 }
@@ -86,37 +107,29 @@ OutputView primary_output_view(const RunCheckInput& input, int view_side) {
     if (primary < 0) return {};
     const auto index = static_cast<size_t>(primary);
     const OutputKind kind = input.task->presentation.output;
-    BufferCheckInput buffer = buffer_input(input, index);
+    const BufferCheckInput buffer = buffer_input(input, index);
     if (!input.on_device) return make_output_view(buffer, kind, view_side);
     if (kind != OutputKind::scalar) return input.on_device->view(index, buffer, kind, view_side);
-    HostBuffer first = *buffer.first;  // a single value: never written shows as such
-    first.data = input.on_device->first_launch(index);
-    buffer.first = &first;
-    return make_output_view(buffer, kind);
+    HostBuffer first, final;  // a single value: never written shows as such
+    return make_output_view(with_bytes(buffer, *input.on_device, index, first, final), kind);
 }
 
 void keep_primary_output(const RunCheckInput& input, std::shared_ptr<const ExpectedOutputs> reference, KeptView& kept) {
     const int primary = primary_index(*input.task);
     if (primary < 0) return kept.clear();
     const auto index = static_cast<size_t>(primary);
-    BufferCheckInput buffer = buffer_input(input, index);
-    HostBuffer first;
-    if (input.on_device) {
-        first = *buffer.first;
-        first.data = input.on_device->first_launch(index);
-        buffer.first = &first;
-    }
-    kept.keep(buffer, input.task->presentation.output, std::move(reference));
+    kept.keep(buffer_input(input, index), input.task->presentation.output, std::move(reference), input.on_device, index);
 }
 
-std::vector<std::string> outputs_that_did_not_change(const TaskSpec& task, const TaskData& first_seed, const TaskData& second_seed,
-                                                     const ExpectedOutputs& first_expected, const ExpectedOutputs& second_expected) {
+std::vector<std::string> outputs_that_did_not_change(const TaskSpec& task, const std::vector<uint64_t>& first_seed,
+                                                     const std::vector<uint64_t>& second_seed, const ExpectedOutputs& first_expected,
+                                                     const ExpectedOutputs& second_expected) {
     std::vector<std::string> unchanged;
     for (size_t i = 0; i < task.buffers.size(); ++i) {
         if (!task.buffers[i].is_output() || task.buffers[i].check.kind == CheckKind::none) continue;
         // Only where the reference itself changed: an argmax of one element is 0 whatever the input.
         const bool reference_changed = first_expected.outputs[i] != second_expected.outputs[i];
-        if (reference_changed && first_seed.buffers[i].data == second_seed.buffers[i].data) unchanged.push_back(task.buffers[i].name);
+        if (reference_changed && first_seed.at(i) == second_seed.at(i)) unchanged.push_back(task.buffers[i].name);
     }
     return unchanged;
 }

@@ -18,14 +18,16 @@ namespace kplay {
 
 struct RunCheckInput {
     const TaskSpec* task = nullptr;
-    const TaskData* data = nullptr;                // inputs as made; outputs as the second checked launch left them
+    const TaskData* data = nullptr;                  // inputs as made, and the sizes
     const std::vector<HostBuffer>* first = nullptr;  // by buffer index: outputs as the first checked launch left them
+    const std::vector<HostBuffer>* final = nullptr;  // and as the second left them
     const ExpectedOutputs* expected = nullptr;
     const std::vector<bool>* inputs_changed = nullptr;  // by buffer index: the kernel wrote this `in` buffer
     std::optional<double> tolerance;  // replaces each output's leading tolerance
     // Where the outputs stay on the device (a GPU): the tally and the view are computed there, and `first`
-    // holds no bytes (they are read back only to name a failure). Null: the host pass over `first` and `data`.
-    OutputsOnDevice* on_device = nullptr;
+    // and `final` hold no bytes (read back only to name a failure, a single value, or a view at full
+    // resolution of bytes). Null: the host pass over `first` and `final`.
+    std::shared_ptr<OutputsOnDevice> on_device;
 };
 
 // Checks every output and flags `in` buffers whose bytes changed. Throws InputError when a tolerance
@@ -33,26 +35,24 @@ struct RunCheckInput {
 CheckReport check_run(const RunCheckInput& input);
 
 // The outputs that `check` passed but that the last timed launch (`timed_last`, by buffer index) left
-// wrong. Byte-equal outputs are taken as they are; the others are checked against the reference as the
-// first checked launch was, so a kernel whose float atomics add in another order is not blamed.
+// wrong. The runner reads back only an output whose bytes differ from the second checked launch's (by
+// fingerprint); those are checked against the reference as the first checked launch was, so a kernel
+// whose float atomics add in another order is not blamed.
 std::vector<std::string> replayed_outputs(const RunCheckInput& checked, const CheckReport& check, const std::vector<HostBuffer>& timed_last);
 
 // The window's view of the task's primary output, by its presentation; an image longer than `view_side`
 // (0: no limit) downsampled to it.
 OutputView primary_output_view(const RunCheckInput& input, int view_side = 0);
 
-// Keeps what the primary output's full-resolution view is made from (its first launch's bytes read back
-// from a device that kept them); `reference` is what input.expected points to, shared.
+// Keeps what the primary output's full-resolution view is made from: the device's copies where the
+// outputs stay there, else both launches' bytes; `reference` is what input.expected points to, shared.
 void keep_primary_output(const RunCheckInput& input, std::shared_ptr<const ExpectedOutputs> reference, KeptView& kept);
 
-// Keeps what the primary output's full-resolution view is made from (its first launch's bytes read back
-// from a device that kept them).
-void keep_primary_output(const RunCheckInput& input, KeptView& kept);
-
-// Whether two runs' outputs are the same byte for byte, buffer by buffer (by index): the second seed
-// asks whether the kernel's outputs changed when the reference's did.
-std::vector<std::string> outputs_that_did_not_change(const TaskSpec& task, const TaskData& first_seed, const TaskData& second_seed,
-                                                     const ExpectedOutputs& first_expected, const ExpectedOutputs& second_expected);
+// Whether two runs' outputs are the same, buffer by buffer (by index, their fingerprints: RunnerResult::
+// fingerprints): the second seed asks whether the kernel's outputs changed when the reference's did.
+std::vector<std::string> outputs_that_did_not_change(const TaskSpec& task, const std::vector<uint64_t>& first_seed,
+                                                     const std::vector<uint64_t>& second_seed, const ExpectedOutputs& first_expected,
+                                                     const ExpectedOutputs& second_expected);
 
 // The overall verdict once check.sizes and check.input_independent are filled: passed and summary.
 void conclude_check(CheckReport& check);
