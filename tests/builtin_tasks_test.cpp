@@ -328,6 +328,11 @@ class OutputsAside final : public OutputsOnDevice {
 public:
     explicit OutputsAside(const Launches& launches) : launches_(launches) {}
     ElementTally tally(size_t index, const BufferCheckInput& input) override { return tally_elements(with_bytes(index, input)); }
+    ElementTally timed_tally(size_t index, const BufferCheckInput& input) override {
+        BufferCheckInput with_timed = with_bytes(index, input);
+        with_timed.first = &timed.at(index);
+        return tally_elements(with_timed);
+    }
     OutputView view(size_t index, const BufferCheckInput& input, OutputKind kind, int view_side) override {
         sides.push_back(view_side);
         return make_output_view(with_bytes(index, input), kind, view_side);
@@ -340,8 +345,9 @@ public:
         ++reads;
         return launches_.final.at(index).data;
     }
-    int reads = 0;           // outputs read back
-    std::vector<int> sides;  // each view's view_side
+    int reads = 0;                  // outputs read back
+    std::vector<int> sides;         // each view's view_side
+    std::vector<HostBuffer> timed;  // "on the device": the last timed launch's outputs, with their bytes
 
 private:
     BufferCheckInput with_bytes(size_t index, BufferCheckInput input) const {
@@ -419,6 +425,31 @@ TEST(OutputsOnDevice, TheKeptFullViewIsMadeWhereTheOutputLies) {
     EXPECT_EQ(device.outputs->sides, std::vector<int>{0}) << "at full resolution, on the device";
     EXPECT_EQ(full.step, 1);
     EXPECT_EQ(full.output, launches.final[static_cast<size_t>(launches.data.index_of("out"))].data);
+}
+
+// The replay check on the device: a timed output that differs from the checked one is tallied where it
+// lies, with the same verdict as the host's, and nothing is read back.
+TEST(OutputsOnDevice, AReplayIsFoundWhereTheOutputLies) {
+    const TaskData data = gray_inputs(37, 23);
+    const Launches launches = launched(data, "out", gray_reference(data), gray_reference(data));
+    const ExpectedOutputs expected = builtin_reference(grayscale().reference.builtin, grayscale(), launches.data, {});
+    const OnDevice device{launches};
+    const RunCheckInput on_device = device.input(grayscale(), expected);
+    const RunCheckInput on_host{&grayscale(), &launches.data, &launches.first, &launches.final, &expected, nullptr, std::nullopt};
+    const CheckReport report = check_run(on_device);
+    ASSERT_TRUE(report.passed) << report.summary;
+    const auto out = static_cast<size_t>(launches.data.index_of("out"));
+    device.outputs->timed = launches.first;
+    std::vector<unsigned char>& timed = device.outputs->timed[out].data;
+    EXPECT_TRUE(replayed_outputs(on_device, report, without_bytes(device.outputs->timed)).empty()) << "the same answer again";
+    timed[5] ^= 1;  // within the tolerance, but bytes that vary between launches: as racy as on the host
+    EXPECT_EQ(replayed_outputs(on_device, report, without_bytes(device.outputs->timed)), replayed_outputs(on_host, report, device.outputs->timed));
+    std::fill(timed.begin(), timed.end(), static_cast<unsigned char>(data.find("out")->poison[1]));  // left unwritten
+    EXPECT_EQ(replayed_outputs(on_device, report, without_bytes(device.outputs->timed)), std::vector<std::string>{"out"});
+    EXPECT_EQ(replayed_outputs(on_host, report, device.outputs->timed), std::vector<std::string>{"out"});
+    EXPECT_EQ(device.outputs->reads, 0) << "judged where the output lies";
+    std::vector<HostBuffer> same(launches.first.size());  // count 0: the timed launches left the checked bytes
+    EXPECT_TRUE(replayed_outputs(on_device, report, same).empty());
 }
 
 // The second seed compares two runs' outputs by their fingerprints: equal ones where the reference

@@ -163,6 +163,19 @@ protected:
         EXPECT_NEAR(gpu.diff_squares, host.diff_squares, 1e-9 * host.diff_squares);
         EXPECT_NEAR(gpu.ref_squares, host.ref_squares, 1e-9 * host.ref_squares);
 
+        // The replay check's tally: the last timed launch (the final bytes again here) in the first's place.
+        outputs->keep(0, 2, *buffers);
+        BufferCheckInput timed_on_host = input;
+        timed_on_host.first = &c.final;
+        const ElementTally host_timed = tally_elements(timed_on_host), gpu_timed = outputs->timed_tally(0, on_device);
+        EXPECT_EQ(gpu_timed.over_tolerance, host_timed.over_tolerance);
+        EXPECT_EQ(gpu_timed.unwritten, host_timed.unwritten);
+        EXPECT_EQ(gpu_timed.nondeterministic, host_timed.nondeterministic);
+        EXPECT_EQ(gpu_timed.racy, host_timed.racy);
+        EXPECT_EQ(gpu_timed.first_bad, host_timed.first_bad);
+        EXPECT_EQ(gpu_timed.passes(), host_timed.passes());
+        EXPECT_EQ(gpu_timed.nondeterministic, 0) << "the timed copy, not the first launch's, was tallied";
+
         HostBuffer first = c.first;
         first.data = outputs->first_launch(0);
         EXPECT_EQ(first.data, c.first.data);

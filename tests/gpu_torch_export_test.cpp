@@ -36,7 +36,9 @@ void expect_snippet_passes(const std::string& relative, const std::string& build
     std::printf("%s (%s):\n%s", relative.c_str(), build.c_str(), output.c_str());
     EXPECT_EQ(code, 0) << output;
     EXPECT_NE(output.find("kplay export check: PASS"), std::string::npos) << output;
-    if (build == "load_inline") EXPECT_NE(output.find("built with torch.utils.cpp_extension.load_inline"), std::string::npos) << output;
+    if (build == "load_inline") {
+        EXPECT_NE(output.find("built with torch.utils.cpp_extension.load_inline"), std::string::npos) << output;
+    }
 }
 
 }  // namespace

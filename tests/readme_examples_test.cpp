@@ -37,8 +37,9 @@ TEST(ReadmeExamples, EveryTaskExampleRunsAsPrinted) {
         EXPECT_NE(output.find("check      PASS"), std::string::npos) << output;
         EXPECT_EQ(output.find("FAIL"), std::string::npos) << output;
         EXPECT_NE(output.find(": PASS"), std::string::npos) << output;  // its test sizes
-        if (example.source.find("test=1,1000,1025") != std::string::npos)
+        if (example.source.find("test=1,1000,1025") != std::string::npos) {
             EXPECT_NE(output.find("also at    1025: PASS"), std::string::npos) << output;
+        }
         EXPECT_NE(output.find("reference  host function kplay_reference (sandboxed)"), std::string::npos) << output;
     }
 }

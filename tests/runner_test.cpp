@@ -111,6 +111,7 @@ public:
     void keep(size_t index, int launch, DeviceBuffers&) override { kept.emplace_back(index, launch); }
     std::vector<std::pair<size_t, int>> kept;
     ElementTally tally(size_t, const BufferCheckInput&) override { return {}; }
+    ElementTally timed_tally(size_t, const BufferCheckInput&) override { return {}; }
     OutputView view(size_t, const BufferCheckInput&, OutputKind, int) override { return {}; }
     std::vector<unsigned char> first_launch(size_t) override { return {}; }
     std::vector<unsigned char> final_launch(size_t) override { return {}; }
@@ -320,6 +321,23 @@ TEST(Runner, OutputsTheDeviceKeepsAreNotReadBack) {
     EXPECT_TRUE(result.final[1].data.empty());
     EXPECT_EQ(result.final[1].count, 1000u) << "described, for the check";
     EXPECT_EQ(result.fingerprints[1], fingerprint_bytes(answer.data(), answer.size()));
-    EXPECT_TRUE(result.timed_last[1].data.empty());
+    EXPECT_EQ(result.timed_last[1].count, 0u) << "the timed launches left the checked bytes: nothing kept";
     EXPECT_TRUE(data.buffers[1].data.empty()) << "the task's data is only read";
+
+    // A kernel that skips its work after the checked launches: its timed output differs, and is kept
+    // on the device as launch 2 for the replay check there, not read back.
+    StandInDevice replay({0, 0});
+    auto replay_outputs = std::make_shared<KeptOutputs>();
+    replay.outputs = replay_outputs;
+    replay.kernel = [&](DeviceBuffers& buffers, int launch) {
+        if (launch < 2) buffers.write(1, answer.data(), answer.size());
+    };
+    const RunnerResult replayed = run_launches(replay, {planned}, data, settings);
+    ASSERT_TRUE(replayed.failure.ok) << replayed.failure.error;
+    EXPECT_EQ(replay_outputs->kept, (std::vector<std::pair<size_t, int>>{{1, 0}, {1, 1}, {1, 2}}));
+    ASSERT_EQ(replay.allocated.size(), 1u);
+    EXPECT_TRUE(replay.allocated[0]->read_bytes.empty()) << "nothing read back";
+    ASSERT_EQ(replayed.timed_last.size(), 2u);
+    EXPECT_EQ(replayed.timed_last[1].count, 1000u) << "described, for the check on the device";
+    EXPECT_TRUE(replayed.timed_last[1].data.empty());
 }

@@ -8,6 +8,28 @@
 
 namespace kplay {
 
+namespace {
+
+// The poisons the check kernel tells never-written elements by (the first copy's only where there is one).
+void set_poisons(CheckKernelParams& p, const BufferCheckInput& input) {
+    const size_t size = element_size(input.spec->type);
+    for (size_t parity = 0; parity < 2; ++parity) {
+        p.poison[0][parity] = p.first ? poison_element_bits(input.first->poison[0], size, parity) : 0;
+        p.poison[1][parity] = poison_element_bits(input.final->poison[1], size, parity);
+    }
+}
+
+// A kept copy's bytes, read back.
+std::vector<unsigned char> downloaded(const PrimaryContext& context, const DeviceBuffer& copy) {
+    std::vector<unsigned char> bytes(copy.size());
+    if (bytes.empty()) return bytes;
+    context.make_current();
+    copy.download(bytes.data(), bytes.size());
+    return bytes;
+}
+
+}  // namespace
+
 CudaOutputs::CudaOutputs(const std::vector<BufferShape>& shapes, const PrimaryContext& context, const Stream& stream, const CheckKernel& kernel,
                          ResidentReferences& references)
     : context_(context), stream_(stream), kernel_(kernel), resident_(references), kept_first_(shapes.size(), false) {
@@ -18,9 +40,13 @@ CudaOutputs::CudaOutputs(const std::vector<BufferShape>& shapes, const PrimaryCo
 }
 
 void CudaOutputs::keep(size_t index, int launch, DeviceBuffers& buffers) {
-    const DeviceBuffer& copy = launch == 0 ? first_.at(index) : final_.at(index);
-    if (copy.size() == 0) return;
     context_.make_current();
+    if (launch == 2) {  // the last timed launch: a copy only for the outputs that differed
+        if (timed_.size() < final_.size()) timed_.resize(final_.size());
+        if (timed_.at(index).size() == 0 && final_[index].size() != 0) timed_[index] = DeviceBuffer(final_[index].size());
+    }
+    const DeviceBuffer& copy = launch == 0 ? first_.at(index) : launch == 1 ? final_.at(index) : timed_.at(index);
+    if (copy.size() == 0) return;
     KPLAY_CU(driver_api().cuMemcpyDtoDAsync(copy.get(), buffers.address(index), copy.size(), stream_.get()));
     // The next launch's inout inputs are written on the legacy stream: the copy must be done first.
     stream_.synchronize();
@@ -61,16 +87,22 @@ CheckKernelParams CudaOutputs::params(size_t index, const BufferCheckInput& inpu
     p.rel = rule.rel;
     p.ulp = rule.ulp;
     p.bound_scale = rule.bound;
-    const size_t size = element_size(input.spec->type);
-    for (size_t parity = 0; parity < 2; ++parity) {
-        p.poison[0][parity] = p.first ? poison_element_bits(input.first->poison[0], size, parity) : 0;
-        p.poison[1][parity] = poison_element_bits(input.final->poison[1], size, parity);
-    }
+    set_poisons(p, input);
     return p;
 }
 
-ElementTally CudaOutputs::tally(size_t index, const BufferCheckInput& input) {
+ElementTally CudaOutputs::tally(size_t index, const BufferCheckInput& input) { return tally_with(index, params(index, input)); }
+
+ElementTally CudaOutputs::timed_tally(size_t index, const BufferCheckInput& input) {
+    if (index >= timed_.size() || timed_[index].size() == 0)
+        throw InputError("Internal: no timed launch of '" + input.spec->name + "' was kept on the device");
     CheckKernelParams p = params(index, input);
+    p.first = timed_[index].get();
+    set_poisons(p, input);
+    return tally_with(index, p);
+}
+
+ElementTally CudaOutputs::tally_with(size_t index, CheckKernelParams p) {
     // As the host pass: relative errors only where |ref| is not tiny next to the buffer's largest value.
     Reference& reference = references_[index];
     if (!reference.largest) reference.largest = kernel_.largest_reference(stream_, p);
@@ -117,18 +149,6 @@ OutputView CudaOutputs::view(size_t index, const BufferCheckInput& input, Output
     }
     return std::move(view);
 }
-
-namespace {
-
-std::vector<unsigned char> downloaded(const PrimaryContext& context, const DeviceBuffer& copy) {
-    std::vector<unsigned char> bytes(copy.size());
-    if (bytes.empty()) return bytes;
-    context.make_current();
-    copy.download(bytes.data(), bytes.size());
-    return bytes;
-}
-
-}  // namespace
 
 std::vector<unsigned char> CudaOutputs::first_launch(size_t index) { return downloaded(context_, first_.at(index)); }
 

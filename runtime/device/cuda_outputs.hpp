@@ -24,6 +24,7 @@ public:
 
     void keep(size_t index, int launch, DeviceBuffers& buffers) override;
     ElementTally tally(size_t index, const BufferCheckInput& input) override;
+    ElementTally timed_tally(size_t index, const BufferCheckInput& input) override;
     OutputView view(size_t index, const BufferCheckInput& input, OutputKind kind, int view_side) override;
     std::vector<unsigned char> first_launch(size_t index) override;
     std::vector<unsigned char> final_launch(size_t index) override;
@@ -32,12 +33,15 @@ private:
     // The kernels' parameters for buffer `index`, made with the reference's (and bound's) upload, once per
     // buffer and run: the tally and the view of one output share them.
     CheckKernelParams params(size_t index, const BufferCheckInput& input);
+    // The check kernel's tally with `p`, the largest |reference| found once per buffer and run.
+    ElementTally tally_with(size_t index, CheckKernelParams p);
 
     const PrimaryContext& context_;
     const Stream& stream_;
     const CheckKernel& kernel_;
     ResidentReferences& resident_;
     std::vector<DeviceBuffer> first_, final_;  // by buffer index; empty for buffers not kept
+    std::vector<DeviceBuffer> timed_;          // the last timed launch's, made only where it differed
     std::vector<bool> kept_first_;
     struct Reference {
         const void* host = nullptr;  // the expected outputs it was uploaded from (alive for the run)

@@ -87,7 +87,7 @@ public:
 class CheckedOutputs : public OutputsOnDevice {
 public:
     // Keeps buffer `index` of `buffers` as checked launch `launch` (0 or 1) left it, before anything
-    // else is written to it.
+    // else is written to it; launch 2 is the last timed launch (only where its output differs).
     virtual void keep(size_t index, int launch, DeviceBuffers& buffers) = 0;
 };
 

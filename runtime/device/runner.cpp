@@ -255,15 +255,20 @@ RunnerResult run_launches(Device& device, const std::vector<PlannedLaunch>& sequ
     result.timed_ms = ms_since(timed_start);
     result.conditions = timing_conditions(clocks_before, device.read_clocks());
     if (settings.keep_timed_outputs) {
-        // Only an output whose bytes differ from the checked launch's is read back (a kernel that adds
-        // floats atomically in another order, or one that replays an answer): the check judges those.
+        // Only an output whose bytes differ from the checked launch's is kept (a kernel that adds floats
+        // atomically in another order, or one that replays an answer): the check judges those.
         BufferSet& last = sets[static_cast<size_t>((std::max(1, settings.repeat) - 1) % result.copies)];
         result.timed_last.resize(data.buffers.size());
         for (size_t i = 0; i < data.buffers.size(); ++i)
             if (data.buffers[i].is_output() && last.buffers->fingerprint(i) != result.fingerprints[i]) {
-                result.timed_last[i] = data.buffers[i].described();
-                result.timed_last[i].data.resize(data.buffers[i].bytes());
-                last.buffers->read(i, result.timed_last[i].data.data(), result.timed_last[i].data.size());
+                HostBuffer& timed = result.timed_last[i];
+                timed = data.buffers[i].described();
+                if (result.on_device) {
+                    result.on_device->keep(i, 2, *last.buffers);
+                } else {
+                    timed.data.resize(data.buffers[i].bytes());
+                    last.buffers->read(i, timed.data.data(), timed.data.size());
+                }
             }
     }
     keep_sets(resident, key, sets, data, as_written);

@@ -57,8 +57,9 @@ struct RunnerResult {
     // By index: whether an `in` buffer's fingerprint after the launches differs from the one it was
     // written with (the kernel wrote its input).
     std::vector<bool> inputs_changed;
-    // By index: each output after the last timed launch (keep_timed_outputs), read back only where its
-    // fingerprint differs from the second checked launch's; empty: the same bytes.
+    // By index: each output after the last timed launch (keep_timed_outputs), only where its fingerprint
+    // differs from the second checked launch's (else empty, count 0): described, and its bytes read back
+    // unless the device keeps them (`on_device`, as its launch 2) and judges them there.
     std::vector<HostBuffer> timed_last;
     TimingStats timing;
     bool cut_short = false;  // the timed repeats were stopped (RunnerSettings::cut_short): `timing` is the checked launches'

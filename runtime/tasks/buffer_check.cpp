@@ -437,7 +437,7 @@ void write_tally(const ElementTally& tally, BufferCheck& check) {
     check.max_error_ratio = tally.max_ratio;
     check.rel_frobenius_error =
         tally.ref_squares == 0 ? std::sqrt(tally.diff_squares) : std::sqrt(tally.diff_squares / tally.ref_squares);
-    check.passed = tally.over_tolerance == 0 && tally.racy == 0;
+    check.passed = tally.passes();
 }
 
 // The relative error is only taken where |ref| is not tiny next to the buffer's largest reference, so one

@@ -18,6 +18,9 @@ struct ElementTally {
     // Over written, finite elements of a finite reference:
     double max_abs = 0, max_rel = 0, max_ratio = 0;  // max_rel only where |ref| > the rel floor
     double diff_squares = 0, ref_squares = 0;        // for the relative Frobenius error
+
+    // The buffer passes: no element outside its rule, none racy.
+    bool passes() const { return over_tolerance == 0 && racy == 0; }
 };
 
 }  // namespace kplay

@@ -20,6 +20,9 @@ public:
     // Buffer `index`'s elements against `input`'s reference and bound (uploaded for the pass) by its rule.
     // input.first and input.final give the poisons, type and shape; their bytes are not read.
     virtual ElementTally tally(size_t index, const BufferCheckInput& input) = 0;
+    // The same tally with the last timed launch's copy of buffer `index` in the first checked launch's
+    // place (input.first describes it): the replay check's, made where the output lies.
+    virtual ElementTally timed_tally(size_t index, const BufferCheckInput& input) = 0;
     // The view make_output_view makes (image, matrix, series or bars), computed on the device.
     virtual OutputView view(size_t index, const BufferCheckInput& input, OutputKind kind, int view_side) = 0;
     // The first and the second checked launch's bytes of buffer `index`: read back only to name a

@@ -35,9 +35,10 @@ struct RunCheckInput {
 CheckReport check_run(const RunCheckInput& input);
 
 // The outputs that `check` passed but that the last timed launch (`timed_last`, by buffer index) left
-// wrong. The runner reads back only an output whose bytes differ from the second checked launch's (by
-// fingerprint); those are checked against the reference as the first checked launch was, so a kernel
-// whose float atomics add in another order is not blamed.
+// wrong. The runner keeps only an output whose bytes differ from the second checked launch's (by
+// fingerprint; count 0 elsewhere); those are checked against the reference as the first checked launch
+// was, so a kernel whose float atomics add in another order is not blamed. Where the outputs stay on the
+// device (checked.on_device), the tally is made there and nothing is read back.
 std::vector<std::string> replayed_outputs(const RunCheckInput& checked, const CheckReport& check, const std::vector<HostBuffer>& timed_last);
 
 // The window's view of the task's primary output, by its presentation; an image longer than `view_side`
