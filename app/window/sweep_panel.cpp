@@ -408,7 +408,8 @@ void draw_row(const PointResult& r, bool is_best) {
     ImGui::TableNextColumn();
     if (r.registers > 0) ImGui::Text("%d / %.0f%%", r.registers, 100 * std::max(0.0, r.occupancy));
     ImGui::TableNextColumn();
-    if (r.confirmed_ms > 0) ImGui::Text("%.4f (%.1f%%)%s", r.confirmed_ms, 100 * r.spread, r.noisy ? " noisy" : "");
+    if (r.confirmed_ms > 0)
+        ImGui::Text("%.4f (%.1f%%)%s%s", r.confirmed_ms, 100 * r.spread, r.noisy ? " noisy" : "", r.unsteady.empty() ? "" : " unsteady");
     ImGui::TableNextColumn();
     const std::string check = r.state == PointState::passed ? std::string(r.from_cache ? "PASS (cached)" : "PASS")
                                                             : std::string(point_state_name(r.state)) + ": " + r.reason;

@@ -86,7 +86,8 @@ nlohmann::json to_json(const PointResult& r) {
             {"percent_of_ceiling", r.percent_of_ceiling},       {"ceiling", r.ceiling}, {"ceiling_rate", r.ceiling_rate},
             {"registers", r.registers}, {"occupancy", r.occupancy}, {"launch", r.launch},
             {"from_cache", r.from_cache}, {"confirm_ms", r.confirm_ms}, {"confirmed_ms", r.confirmed_ms},
-            {"spread", r.spread},       {"noisy", r.noisy}};
+            {"spread", r.spread},       {"noisy", r.noisy},      {"clock_change", r.clock_change},
+            {"unsteady", r.unsteady}};
 }
 
 PointResult point_result_from_json(const nlohmann::json& j) {

@@ -38,6 +38,8 @@ struct PointResult {
     double confirmed_ms = 0;  // the median of confirm_ms
     double spread = 0;        // (max - min) / median over the confirm rounds
     bool noisy = false;       // spread over the 5% a winner may have
+    double clock_change = 0;  // the largest relative SM clock change over one confirm run's repeats
+    std::string unsteady;     // the first confirm run whose clocks moved or slowed down, in words; empty: steady
 
     bool can_win() const { return state == PointState::passed; }
     // The time a point is ranked by: the confirmed median once confirmed, else the sweep's median.

@@ -9,6 +9,7 @@
 #include "base/cache_dir.hpp"
 #include "base/enum_names.hpp"
 #include "base/error.hpp"
+#include "sweep/confirm_ties.hpp"
 
 namespace kplay {
 
@@ -252,6 +253,7 @@ bool Sweep::handle(DispatchedRun done) {
     }
     if (measured.state == PointState::passed) {
         point.confirm_ms.push_back(measured.median_ms);
+        note_confirm_conditions(point, result.run.conditions);
     } else {
         // Correct once, not again: a kernel that is right only sometimes can never win.
         point.state = measured.state;
@@ -367,6 +369,11 @@ std::optional<size_t> Sweep::best_before_confirm() const {
     for (size_t i = 0; i < results_.size(); ++i)
         if (results_[i].can_win() && (!best || results_[i].median_ms < results_[*best].median_ms)) best = i;
     return best;
+}
+
+std::vector<size_t> Sweep::tied_with_best() const {
+    const std::optional<size_t> winner = best();
+    return winner ? tied_with(results_, *winner, options_.noisy_spread) : std::vector<size_t>{};
 }
 
 int Sweep::pruned() const {

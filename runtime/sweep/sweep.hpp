@@ -86,6 +86,8 @@ public:
     std::optional<size_t> best() const;
     // The fastest correct point by the sweep's own medians, before the confirm round.
     std::optional<size_t> best_before_confirm() const;
+    // The confirmed points the winner cannot be told apart from (sweep/confirm_ties.hpp), fastest first.
+    std::vector<size_t> tied_with_best() const;
     // Progress: runs finished and expected in all (measuring and confirming), and the seconds left.
     int runs_done() const { return runs_done_; }
     int runs_expected() const;

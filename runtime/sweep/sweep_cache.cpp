@@ -48,6 +48,8 @@ void SweepCache::store(const PointResult& result) {
     kept.confirm_ms.clear();
     kept.confirmed_ms = kept.spread = 0;
     kept.noisy = false;
+    kept.clock_change = 0;
+    kept.unsteady.clear();
     entries_[kept.label] = kept;
     // Appended, not rewritten: a sweep of thousands of points writes each once. One write() of the whole
     // line, so two sweeps of the same file appending at once never interleave within a line.

@@ -88,6 +88,22 @@ std::string best_summary(const Sweep& sweep) {
         if (before && *before != *best) text += "; the confirm round changed the winner (the sweep's fastest was " + results[*before].label + ")";
         else text += "; the confirm round kept the winner";
         if (r.noisy) text += "; NOISY: its spread is over " + percent_text(sweep.options().noisy_spread) + ", so the ranking may not hold";
+        if (!r.unsteady.empty()) text += "; the GPU was unsteady in its confirm round (" + r.unsteady + ")";
+        const std::vector<size_t> tied = sweep.tied_with_best();
+        if (!tied.empty()) {
+            text += "; a TIE with ";
+            for (size_t i = 0; i < tied.size(); ++i) {
+                if (i == 3) {
+                    text += " and " + std::to_string(tied.size() - 3) + " more";
+                    break;
+                }
+                const PointResult& other = results[tied[i]];
+                std::snprintf(line, sizeof line, "%s%s (+%s)", i ? ", " : "", other.label.c_str(),
+                              percent_text((other.confirmed_ms - r.confirmed_ms) / r.confirmed_ms).c_str());
+                text += line;
+            }
+            text += ": closer than their confirm rounds spread or the clocks moved, so this sweep cannot tell them apart";
+        }
     }
     return text;
 }
@@ -201,6 +217,8 @@ nlohmann::json sweep_json(const Sweep& sweep) {
     const auto label = [&](std::optional<size_t> index) -> nlohmann::json {
         return index ? nlohmann::json(sweep.results()[*index].label) : nlohmann::json(nullptr);
     };
+    nlohmann::json tied = nlohmann::json::array();
+    for (const size_t index : sweep.tied_with_best()) tied.push_back(sweep.results()[index].label);
     return {{"schema", 1},
             {"file", target.file.string()},
             {"device", target.device.name},
@@ -216,6 +234,7 @@ nlohmann::json sweep_json(const Sweep& sweep) {
             {"best", label(best)},
             {"best_before_confirm", label(before)},
             {"confirm_changed_winner", best && before && *best != *before},
+            {"tied_with_best", tied},
             {"cancelled", sweep.phase() == SweepPhase::cancelled},
             {"problem", sweep.problem()},
             {"workers", workers},
