@@ -102,7 +102,7 @@ std::string best_summary(const Sweep& sweep) {
                               percent_text((other.confirmed_ms - r.confirmed_ms) / r.confirmed_ms).c_str());
                 text += line;
             }
-            text += ": closer than their confirm rounds spread or the clocks moved, so this sweep cannot tell them apart";
+            text += ": within the spread of their confirm rounds (or of the clocks), so this sweep cannot tell them apart";
         }
     }
     return text;
