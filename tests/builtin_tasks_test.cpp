@@ -376,16 +376,22 @@ struct OnDevice {
     }
 };
 
+// The grayscale seed's launches at 37x23, both right, checked "on the device" and on the host.
+struct PassingGray {
+    TaskData data = gray_inputs(37, 23);
+    Launches launches = launched(data, "out", gray_reference(data), gray_reference(data));
+    ExpectedOutputs expected = builtin_reference(grayscale().reference.builtin, grayscale(), launches.data, {});
+    OnDevice device{launches};
+    RunCheckInput on_device = device.input(grayscale(), expected);
+    RunCheckInput on_host{&grayscale(), &launches.data, &launches.first, &launches.final, &expected, nullptr, std::nullopt};
+};
+
 }  // namespace
 
 // A passing check and a downsampled view on the device read no output back, and say what the host's say.
 TEST(OutputsOnDevice, APassingCheckAndItsViewReadNothingBack) {
-    const TaskData data = gray_inputs(37, 23);
-    const Launches launches = launched(data, "out", gray_reference(data), gray_reference(data));
-    const ExpectedOutputs expected = builtin_reference(grayscale().reference.builtin, grayscale(), launches.data, {});
-    const OnDevice device{launches};
-    const RunCheckInput on_device = device.input(grayscale(), expected);
-    const RunCheckInput on_host{&grayscale(), &launches.data, &launches.first, &launches.final, &expected, nullptr, std::nullopt};
+    const PassingGray gray;
+    const auto& [data, launches, expected, device, on_device, on_host] = gray;
     const CheckReport report = check_run(on_device);
     EXPECT_TRUE(report.passed) << report.summary;
     EXPECT_EQ(report.summary, check_run(on_host).summary);
@@ -430,12 +436,8 @@ TEST(OutputsOnDevice, TheKeptFullViewIsMadeWhereTheOutputLies) {
 // The replay check on the device: a timed output that differs from the checked one is tallied where it
 // lies, with the same verdict as the host's, and nothing is read back.
 TEST(OutputsOnDevice, AReplayIsFoundWhereTheOutputLies) {
-    const TaskData data = gray_inputs(37, 23);
-    const Launches launches = launched(data, "out", gray_reference(data), gray_reference(data));
-    const ExpectedOutputs expected = builtin_reference(grayscale().reference.builtin, grayscale(), launches.data, {});
-    const OnDevice device{launches};
-    const RunCheckInput on_device = device.input(grayscale(), expected);
-    const RunCheckInput on_host{&grayscale(), &launches.data, &launches.first, &launches.final, &expected, nullptr, std::nullopt};
+    const PassingGray gray;
+    const auto& [data, launches, expected, device, on_device, on_host] = gray;
     const CheckReport report = check_run(on_device);
     ASSERT_TRUE(report.passed) << report.summary;
     const auto out = static_cast<size_t>(launches.data.index_of("out"));

@@ -148,32 +148,30 @@ protected:
         on_device.first = &first_described;
         on_device.final = &final_described;
         on_device.bytes_on_device = true;
+        const auto expect_same_tally = [](const ElementTally& gpu, const ElementTally& host) {
+            EXPECT_EQ(gpu.over_tolerance, host.over_tolerance);
+            EXPECT_EQ(gpu.unwritten, host.unwritten);
+            EXPECT_EQ(gpu.nan_inf, host.nan_inf);
+            EXPECT_EQ(gpu.nondeterministic, host.nondeterministic);
+            EXPECT_EQ(gpu.racy, host.racy);
+            EXPECT_EQ(gpu.wrong, host.wrong);
+            EXPECT_EQ(gpu.first_bad, host.first_bad);
+            EXPECT_EQ(gpu.max_abs, host.max_abs);
+            EXPECT_EQ(gpu.max_rel, host.max_rel);
+            EXPECT_EQ(gpu.max_ratio, host.max_ratio);
+            // Sums in another order: equal to rounding.
+            EXPECT_NEAR(gpu.diff_squares, host.diff_squares, 1e-9 * host.diff_squares);
+            EXPECT_NEAR(gpu.ref_squares, host.ref_squares, 1e-9 * host.ref_squares);
+        };
         const ElementTally host = tally_elements(input), gpu = outputs->tally(0, on_device);
-        EXPECT_EQ(gpu.over_tolerance, host.over_tolerance);
-        EXPECT_EQ(gpu.unwritten, host.unwritten);
-        EXPECT_EQ(gpu.nan_inf, host.nan_inf);
-        EXPECT_EQ(gpu.nondeterministic, host.nondeterministic);
-        EXPECT_EQ(gpu.racy, host.racy);
-        EXPECT_EQ(gpu.wrong, host.wrong);
-        EXPECT_EQ(gpu.first_bad, host.first_bad);
-        EXPECT_EQ(gpu.max_abs, host.max_abs);
-        EXPECT_EQ(gpu.max_rel, host.max_rel);
-        EXPECT_EQ(gpu.max_ratio, host.max_ratio);
-        // Sums in another order: equal to rounding.
-        EXPECT_NEAR(gpu.diff_squares, host.diff_squares, 1e-9 * host.diff_squares);
-        EXPECT_NEAR(gpu.ref_squares, host.ref_squares, 1e-9 * host.ref_squares);
+        expect_same_tally(gpu, host);
 
         // The replay check's tally: the last timed launch (the final bytes again here) in the first's place.
         outputs->keep(0, 2, *buffers);
         BufferCheckInput timed_on_host = input;
         timed_on_host.first = &c.final;
-        const ElementTally host_timed = tally_elements(timed_on_host), gpu_timed = outputs->timed_tally(0, on_device);
-        EXPECT_EQ(gpu_timed.over_tolerance, host_timed.over_tolerance);
-        EXPECT_EQ(gpu_timed.unwritten, host_timed.unwritten);
-        EXPECT_EQ(gpu_timed.nondeterministic, host_timed.nondeterministic);
-        EXPECT_EQ(gpu_timed.racy, host_timed.racy);
-        EXPECT_EQ(gpu_timed.first_bad, host_timed.first_bad);
-        EXPECT_EQ(gpu_timed.passes(), host_timed.passes());
+        const ElementTally gpu_timed = outputs->timed_tally(0, on_device);
+        expect_same_tally(gpu_timed, tally_elements(timed_on_host));
         EXPECT_EQ(gpu_timed.nondeterministic, 0) << "the timed copy, not the first launch's, was tallied";
 
         HostBuffer first = c.first;
