@@ -26,6 +26,11 @@ const char* torch_dtype(ElementType type) {
         case ElementType::f16: return "torch.float16";
         case ElementType::f32: return "torch.float32";
         case ElementType::f64: return "torch.float64";
+        case ElementType::i8: return "torch.int8";
+        case ElementType::i64: return "torch.int64";
+        case ElementType::bf16: return "torch.bfloat16";
+        case ElementType::fp8_e4m3: return "torch.float8_e4m3fn";
+        case ElementType::fp8_e5m2: return "torch.float8_e5m2";
     }
     return "torch.float32";
 }

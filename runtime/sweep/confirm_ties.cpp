@@ -2,14 +2,11 @@
 #include "sweep/confirm_ties.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 namespace kplay {
 
 void note_confirm_conditions(PointResult& point, const TimingConditions& conditions) {
-    if (!conditions.recorded) return;
-    const double base = std::max(1.0, conditions.before.sm_mhz);
-    point.clock_change = std::max(point.clock_change, std::fabs(conditions.after.sm_mhz - conditions.before.sm_mhz) / base);
+    point.clock_change = std::max(point.clock_change, sm_clock_change(conditions));
     if (conditions.moved && point.unsteady.empty()) point.unsteady = conditions_text(conditions);
 }
 

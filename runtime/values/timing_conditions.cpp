@@ -28,8 +28,12 @@ void conclude_conditions(TimingConditions& conditions) {
         for (const std::string& reason : slowdown_reasons(sample->throttle_reasons))
             if (std::find(conditions.throttled.begin(), conditions.throttled.end(), reason) == conditions.throttled.end())
                 conditions.throttled.push_back(reason);
-    const double base = std::max(1.0, conditions.before.sm_mhz);
-    conditions.moved = !conditions.throttled.empty() || std::abs(conditions.after.sm_mhz - conditions.before.sm_mhz) / base > 0.02;
+    conditions.moved = !conditions.throttled.empty() || sm_clock_change(conditions) > 0.02;
+}
+
+double sm_clock_change(const TimingConditions& conditions) {
+    if (!conditions.recorded) return 0;
+    return std::abs(conditions.after.sm_mhz - conditions.before.sm_mhz) / std::max(1.0, conditions.before.sm_mhz);
 }
 
 TimingConditions timing_conditions(const ClockReading& before, const ClockReading& after) {

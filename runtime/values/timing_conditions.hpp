@@ -36,6 +36,9 @@ struct TimingConditions {
 // slowdowns and are left out).
 std::vector<std::string> slowdown_reasons(uint64_t bits);
 
+// How far the SM clock moved over the repeats, relative to where it was before them (0 when not recorded).
+double sm_clock_change(const TimingConditions& conditions);
+
 // Fills throttled and moved from the two samples.
 void conclude_conditions(TimingConditions& conditions);
 
