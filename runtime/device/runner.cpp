@@ -117,6 +117,19 @@ void keep_sets(ResidentBuffers* resident, const std::string& key, std::vector<Bu
     resident->keep(key, std::move(buffers), bytes);
 }
 
+// Output `index` as launch `launch` (0 and 1 checked, 2 the last timed) left it in `buffers`: described,
+// and its bytes kept where the device checks them (`on_device`), else read back.
+HostBuffer launch_output(const HostBuffer& buffer, size_t index, int launch, DeviceBuffers& buffers, CheckedOutputs* on_device) {
+    HostBuffer copy = buffer.described();
+    if (on_device) {
+        on_device->keep(index, launch, buffers);  // checked where it lies: no bytes here
+    } else {
+        copy.data.resize(buffer.bytes());
+        buffers.read(index, copy.data.data(), copy.data.size());
+    }
+    return copy;
+}
+
 void keep_messages(const LaunchOutcome& outcome, RunnerResult& result) {
     result.printf_lines = outcome.printf_lines;
     result.printf_dropped = outcome.printf_dropped;
@@ -198,14 +211,7 @@ RunnerResult run_launches(Device& device, const std::vector<PlannedLaunch>& sequ
         for (size_t i = 0; i < data.buffers.size(); ++i) {
             const HostBuffer& buffer = data.buffers[i];
             if (buffer.is_output()) {
-                HostBuffer& copy = launch_index == 0 ? result.first[i] : result.final[i];
-                copy = buffer.described();
-                if (result.on_device) {
-                    result.on_device->keep(i, launch_index, *set.buffers);  // checked where it lies: no bytes here
-                } else {
-                    copy.data.resize(buffer.bytes());
-                    set.buffers->read(i, copy.data.data(), copy.data.size());
-                }
+                (launch_index == 0 ? result.first : result.final)[i] = launch_output(buffer, i, launch_index, *set.buffers, result.on_device.get());
                 if (launch_index == 1) result.fingerprints[i] = set.buffers->fingerprint(i);
             } else if (launch_index == 1 && buffer.role == BufferRole::in) {
                 result.inputs_changed[i] = set.buffers->fingerprint(i) != as_written[i];
@@ -260,16 +266,8 @@ RunnerResult run_launches(Device& device, const std::vector<PlannedLaunch>& sequ
         BufferSet& last = sets[static_cast<size_t>((std::max(1, settings.repeat) - 1) % result.copies)];
         result.timed_last.resize(data.buffers.size());
         for (size_t i = 0; i < data.buffers.size(); ++i)
-            if (data.buffers[i].is_output() && last.buffers->fingerprint(i) != result.fingerprints[i]) {
-                HostBuffer& timed = result.timed_last[i];
-                timed = data.buffers[i].described();
-                if (result.on_device) {
-                    result.on_device->keep(i, 2, *last.buffers);
-                } else {
-                    timed.data.resize(data.buffers[i].bytes());
-                    last.buffers->read(i, timed.data.data(), timed.data.size());
-                }
-            }
+            if (data.buffers[i].is_output() && last.buffers->fingerprint(i) != result.fingerprints[i])
+                result.timed_last[i] = launch_output(data.buffers[i], i, 2, *last.buffers, result.on_device.get());
     }
     keep_sets(resident, key, sets, data, as_written);
     return result;
