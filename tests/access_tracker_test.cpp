@@ -68,7 +68,7 @@ TEST(AccessTracker, AWriteAfterAnotherThreadsReadRacesAsWell) {
     EXPECT_EQ(races[0].second_thread, 2u);
 }
 
-TEST(AccessTracker, LanesOfOneWarpAreOrderedOnlyByAWarpCollective) {
+TEST(AccessTracker, LanesOfOneWarpAreOrderedOnlyByASyncwarpOfBoth) {
     Fixture f(1, 64);
     f.tracker.begin_block({0, 0, 0});
     f.at(16, &f.shared[16], kWrite, 100);
@@ -81,19 +81,41 @@ TEST(AccessTracker, LanesOfOneWarpAreOrderedOnlyByAWarpCollective) {
     Fixture g(1, 64);
     g.tracker.begin_block({0, 0, 0});
     g.at(16, &g.shared[16], kWrite, 100);
-    g.tracker.warp_released(0);  // __syncwarp()
+    g.tracker.warp_synced(0, 0xffffffffu);  // __syncwarp()
     g.at(0, &g.shared[16], kRead, 200);
     EXPECT_TRUE(g.tracker.races().empty());
 
-    // A warp collective of another warp orders nothing between threads of different warps.
+    // A __syncwarp of another warp orders nothing between threads of different warps.
     Fixture h(1, 64);
     h.tracker.begin_block({0, 0, 0});
     h.at(40, &h.shared[8], kWrite, 100);
-    h.tracker.warp_released(1);
-    h.tracker.warp_released(0);
+    h.tracker.warp_synced(1, 0xffffffffu);
+    h.tracker.warp_synced(0, 0xffffffffu);
     h.at(0, &h.shared[8], kRead, 200);
     ASSERT_EQ(h.tracker.races().size(), 1u);
     EXPECT_TRUE(h.tracker.races()[0].across_warps);
+}
+
+TEST(AccessTracker, ASyncwarpOfSomeLanesOrdersOnlyThose) {
+    Fixture f(1, 32);
+    f.tracker.begin_block({0, 0, 0});
+    f.at(3, &f.shared[3], kWrite, 100);
+    f.at(20, &f.shared[20], kWrite, 100);
+    f.tracker.warp_synced(0, 0x0000ffffu);  // __syncwarp(0xffff): lanes 0-15
+    f.at(1, &f.shared[3], kRead, 200);      // lane 3 wrote it before a sync both passed
+    EXPECT_TRUE(f.tracker.races().empty());
+    f.at(1, &f.shared[20], kRead, 201);     // lane 20 was not in it
+    ASSERT_EQ(f.tracker.races().size(), 1u);
+    EXPECT_EQ(f.tracker.races()[0].element, 20u);
+}
+
+TEST(AccessTracker, ASyncwarpBeforeTheWriteOrdersNothing) {
+    Fixture f(1, 32);
+    f.tracker.begin_block({0, 0, 0});
+    f.tracker.warp_synced(0, 0xffffffffu);
+    f.at(5, &f.shared[5], kWrite, 100);
+    f.at(6, &f.shared[5], kRead, 200);
+    EXPECT_EQ(f.tracker.races().size(), 1u);
 }
 
 TEST(AccessTracker, AtomicsDoNotRaceWithAtomics) {
@@ -101,6 +123,7 @@ TEST(AccessTracker, AtomicsDoNotRaceWithAtomics) {
     f.tracker.begin_block({0, 0, 0});
     f.at(0, &f.global[0], kWrite | kAtomic, 100);
     f.at(1, &f.global[0], kWrite | kAtomic, 100);
+    f.tracker.end_block({0, 0, 0});
     f.tracker.begin_block({1, 0, 0});
     f.at(0, &f.global[0], kWrite | kAtomic, 100);
     EXPECT_TRUE(f.tracker.races().empty());
@@ -108,16 +131,16 @@ TEST(AccessTracker, AtomicsDoNotRaceWithAtomics) {
     EXPECT_EQ(f.tracker.races().size(), 1u);
 }
 
-TEST(AccessTracker, TwoBlocksWritingOneGlobalElementRaceButAReadAcrossBlocksIsNotReported) {
+TEST(AccessTracker, TwoBlocksTouchingOneGlobalElementRace) {
     Fixture f(2, 32);
     f.tracker.begin_block({0, 0, 0});
     f.at(5, &f.global[7], kWrite, 100);
+    f.tracker.end_block({0, 0, 0});
     f.tracker.begin_block({1, 0, 0});
-    f.at(6, &f.global[7], kRead, 200);   // block 0's write, read by block 1: not reported
     f.at(6, &f.global[3], kRead, 200);
     f.at(6, &f.global[3], kWrite, 100);  // the same thread's own read: fine
     EXPECT_TRUE(f.tracker.races().empty());
-    f.at(6, &f.global[7], kWrite, 100);  // but a write of it races with block 0's
+    f.at(6, &f.global[7], kRead, 200);  // block 0's write, read by block 1 with nothing between
     const auto races = f.tracker.races();
     ASSERT_EQ(races.size(), 1u);
     EXPECT_EQ(races[0].space, RaceSpace::global);
@@ -129,6 +152,71 @@ TEST(AccessTracker, TwoBlocksWritingOneGlobalElementRaceButAReadAcrossBlocksIsNo
     f.tracker.decode(races[0].second_thread, block, thread);
     EXPECT_EQ(block.x, 1u);
     EXPECT_EQ(thread.x, 6u);
+}
+
+// Block 0 writes data[0..3] and raises a flag; block 1 waits for the flag, then reads the data.
+std::vector<RawRace> handoff(bool fence, unsigned fence_flags, bool flag_atomic, bool barrier_first) {
+    Fixture f(2, 32);
+    float* flag = &f.global[63];
+    f.tracker.begin_block({0, 0, 0});
+    for (unsigned t = 0; t < 4; ++t) f.at(t, &f.global[t], kWrite, 100);
+    if (barrier_first) f.tracker.barrier();  // every thread's write, then thread 0 alone goes on
+    if (fence) f.at(0, nullptr, fence_flags, 0, 0);
+    f.at(0, flag, kWrite | (flag_atomic ? kAtomic : KPLAY_ACCESS_VOLATILE), 101);
+    f.tracker.end_block({0, 0, 0});
+    f.tracker.begin_block({1, 0, 0});
+    f.at(0, flag, KPLAY_ACCESS_VOLATILE, 200);  // while (*(volatile int*)flag == 0);
+    f.tracker.barrier();
+    for (unsigned t = 0; t < 4; ++t) f.at(t, &f.global[t], kRead, 201);
+    return f.tracker.races();
+}
+
+TEST(AccessTracker, AFenceThenAFlagHandsDataToAnotherBlock) {
+    EXPECT_FALSE(handoff(false, 0, true, false).empty());  // no fence: the data races with its reader
+    EXPECT_TRUE(handoff(true, KPLAY_ACCESS_FENCE, true, true).empty());
+    EXPECT_TRUE(handoff(true, KPLAY_ACCESS_FENCE, false, true).empty());  // a volatile flag store does it too
+    // Without the barrier, only thread 0's own write is released: threads 1-3's still race with the reader.
+    const auto partly = handoff(true, KPLAY_ACCESS_FENCE, true, false);
+    ASSERT_FALSE(partly.empty());
+    EXPECT_EQ(partly.front().element, 1u);
+    // __threadfence_block() orders memory for the block only: another block may still see the flag first.
+    EXPECT_FALSE(handoff(true, KPLAY_ACCESS_FENCE | KPLAY_ACCESS_BLOCK_SCOPE, true, true).empty());
+}
+
+TEST(AccessTracker, APlainAccessAgainstAtomicsRacesAndSaysSo) {
+    Fixture f(1, 64);
+    f.tracker.begin_block({0, 0, 0});
+    f.at(0, &f.shared[0], kWrite, 100);            // count = 0;
+    f.at(33, &f.shared[0], kWrite | kAtomic, 200);  // atomicAdd(&count, 1), no barrier between
+    const auto races = f.tracker.races();
+    ASSERT_EQ(races.size(), 1u);
+    EXPECT_TRUE(races[0].first_flags & kAtomic ? !(races[0].second_flags & kAtomic) : (races[0].second_flags & kAtomic));
+}
+
+TEST(AccessTracker, VolatileFlagsDoNotRaceButVolatileLanesOfOneWarpDo) {
+    Fixture f(1, 64);
+    f.tracker.begin_block({0, 0, 0});
+    f.at(0, &f.shared[0], kWrite | KPLAY_ACCESS_VOLATILE, 100);
+    f.at(40, &f.shared[0], KPLAY_ACCESS_VOLATILE, 200);  // another warp polls it
+    EXPECT_TRUE(f.tracker.races().empty());
+    f.at(5, &f.shared[0], KPLAY_ACCESS_VOLATILE, 300);  // a lane of the writer's warp, no __syncwarp
+    EXPECT_EQ(f.tracker.races().size(), 1u);
+}
+
+TEST(AccessTracker, AParkedBlockKeepsItsOwnSharedMemory) {
+    Fixture f(2, 32);
+    f.tracker.begin_block({0, 0, 0});
+    f.at(1, &f.shared[0], kWrite, 100);
+    f.tracker.begin_block({1, 0, 0});  // block 0 waits; block 1 starts on the same worker
+    f.at(2, &f.shared[0], kWrite, 100);
+    f.tracker.resume_block({0, 0, 0});
+    f.at(3, &f.shared[0], kRead, 200);  // block 0's thread 3 reads its own block's element: races with thread 1 only
+    const auto races = f.tracker.races();
+    ASSERT_EQ(races.size(), 1u);
+    kplay_emu_dim block{}, thread{};
+    f.tracker.decode(races[0].first_thread, block, thread);
+    EXPECT_EQ(block.x, 0u);
+    EXPECT_EQ(thread.x, 1u);
 }
 
 TEST(AccessTracker, NeighbouringBytesOfASharedArrayAreSeparateElements) {

@@ -203,10 +203,19 @@ std::string human_bytes(double bytes) {
     return text;
 }
 
+// Which blocks' loads and stores a tracked run checked for races: all of a small grid's, else the first and the last.
+std::string tracked_words(const RunReport& r) {
+    const uint64_t blocks = static_cast<uint64_t>(r.launch.grid.x) * r.launch.grid.y * r.launch.grid.z;
+    // --who-wrote and the writer map track every block.
+    if (blocks <= kTrackedBlocks || !r.writers.empty() || !r.writer_map.empty()) return "; loads and stores tracked for races";
+    return "; loads and stores of " + std::to_string(kTrackedBlocks) + " of its " + std::to_string(blocks) + " blocks (the first " +
+           std::to_string(kTrackedBlocks - 1) + " and the last) tracked for races";
+}
+
 void print_setup(const RunReport& r) {
     if (r.device && r.emulated)
         std::printf("  device     %s; threads resumed in %s order%s\n", r.device->name.c_str(), thread_order_name(r.thread_order),
-                    r.thorough ? "; thorough: AddressSanitizer and UBSan" : r.tracked ? "; loads and stores tracked for races" : "");
+                    r.thorough ? "; thorough: AddressSanitizer and UBSan" : r.tracked ? tracked_words(r).c_str() : "");
     else if (r.device)
         std::printf("  device     [%d] %s (%s)\n", r.device->ordinal, r.device->name.c_str(), r.device->arch().c_str());
     if (r.emulated && reached(r, Stage::load))  // the emulated device's load is the host build (Stage::compile)

@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 
 #include "base/error.hpp"
@@ -338,12 +339,24 @@ LaunchOutcome EmulatedDevice::launch_one(const DeviceLaunch& item, DeviceBuffers
     EmulatedLaunchResult result = run_emulated_launch(request);
     if (kernel.tracked && !result.ok) {
         // A launch that failed is reported by the plain build: its fault, at its speed (the instrumented
-        // code faults elsewhere than the user's, and runs slower against the same time budget).
+        // code faults elsewhere than the user's, and runs slower against the same time budget). The races
+        // the tracked launch saw before it failed come first: they are the likely cause.
+        std::vector<Race> races_before = std::move(result.races);
+        const bool dropped = result.races_dropped;
         request.shared_object = kernel.plain_object;
         request.track = false;
         request.who_wrote.clear();
         request.writer_map.clear();
         result = run_emulated_launch(request);
+        if (!races_before.empty() && !result.ok) {
+            std::string then = result.error;
+            // "Deadlock: ..." reads on as "then deadlock: ..."; an acronym ("CUDA") keeps its case.
+            if (then.size() > 1 && std::isupper(static_cast<unsigned char>(then[0])) && std::islower(static_cast<unsigned char>(then[1])))
+                then[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(then[0])));
+            result.error = "A race came first, the likely cause: " + describe_race(races_before.front()) + ". Then " + then;
+        }
+        result.races = std::move(races_before);
+        result.races_dropped = dropped;
     }
     LaunchOutcome outcome;
     outcome.ok = result.ok;

@@ -12,22 +12,59 @@ namespace {
 
 uint32_t linear(const kplay_emu_dim& index, const kplay_emu_dim& size) { return index.x + size.x * (index.y + size.y * index.z); }
 
+template <class Map>
+void raise(Map& map, uint32_t key, uint32_t value) {
+    uint32_t& slot = map[key];
+    slot = std::max(slot, value);
+}
+
+bool strong(uint8_t flags) { return flags & (KPLAY_ACCESS_ATOMIC | KPLAY_ACCESS_VOLATILE); }
+
 }  // namespace
+
+// Releases a thread or block has acquired, or that were made to one flag: the accesses of block B before
+// generation `generation[B]` (they came before a barrier that came before a device-scope fence), and the
+// accesses of thread T made before its `fences[T]`-th device-scope fence (or, for a thread of the same
+// block, its `local_fences[T]`-th fence of any scope).
+struct AccessTracker::Knowledge {
+    std::unordered_map<uint32_t, uint32_t> generation, fences, local_fences;
+    bool empty() const { return generation.empty() && fences.empty() && local_fences.empty(); }
+    void merge(const Knowledge& other) {
+        for (const auto& [key, value] : other.generation) raise(generation, key, value);
+        for (const auto& [key, value] : other.fences) raise(fences, key, value);
+        for (const auto& [key, value] : other.local_fences) raise(local_fences, key, value);
+    }
+};
+
+struct AccessTracker::BlockState {
+    uint32_t id = 0;    // linear block id
+    uint32_t base = 0;  // the linear id of its thread 0
+    uint32_t generation = 0;
+    std::vector<uint32_t> warp_synced;         // per warp: the clock of its last __syncwarp of every lane
+    std::vector<std::vector<uint32_t>> pairs;  // per warp, made at its first partial __syncwarp: 32x32 lane-pair clocks
+    std::vector<uint32_t> fences, local_fences, fence_generation, local_fence_generation;  // per thread
+    std::vector<uint32_t> fences_at_barrier;  // per thread: its device-scope fences when the last barrier released
+    bool fenced_before_barrier = false;       // some thread had fenced by then
+    std::vector<Knowledge> acquired;  // per thread, since the last barrier
+    Knowledge block_acquired;         // by any thread, before the last barrier
+    std::vector<Shadow> shared;       // the block's own view of the shared regions
+};
 
 AccessTracker::AccessTracker(std::vector<TrackedRegion> global_regions, kplay_emu_dim grid, kplay_emu_dim block)
     : regions_(std::move(global_regions)), global_count_(regions_.size()), grid_(grid), block_(block) {
     threads_per_block_ = block.x * block.y * block.z;
-    warp_generation_.assign((threads_per_block_ + 31) / 32, 0);
-    for (const TrackedRegion& region : regions_) shadows_.push_back({std::vector<Cell>((region.end - region.begin) / region.element_size)});
+    for (const TrackedRegion& region : regions_) global_shadows_.push_back({std::vector<Cell>((region.end - region.begin) / region.element_size)});
     set_shared_regions({});
 }
 
+AccessTracker::~AccessTracker() = default;
+
 void AccessTracker::set_shared_regions(std::vector<TrackedRegion> regions) {
     regions_.resize(global_count_);
-    shadows_.resize(global_count_);
+    shared_layout_.clear();
     for (TrackedRegion& region : regions) {
         region.space = RaceSpace::shared;
-        shadows_.push_back({std::vector<Cell>(region.end - region.begin)});  // shared memory: a cell per byte
+        shared_layout_.push_back(region);
         regions_.push_back(std::move(region));
     }
     low_ = UINTPTR_MAX;
@@ -41,27 +78,86 @@ void AccessTracker::set_shared_regions(std::vector<TrackedRegion> regions) {
 void AccessTracker::begin_block(const kplay_emu_dim& block_idx) {
     finish_requests();  // the last block's requests that not every lane made (divergence)
     ++counted_blocks_;
-    if (switch_ && counted_blocks_ > tracked_blocks_) *switch_ = 0;
-    block_base_ = linear(block_idx, grid_) * threads_per_block_;
-    ++generation_;
-    for (uint32_t& warp : warp_generation_) warp = next_warp_generation_++;
-    // Shared memory starts over with each block (its arrays are the next block's too, on this worker).
-    for (size_t r = global_count_; r < shadows_.size(); ++r) std::fill(shadows_[r].cells.begin(), shadows_[r].cells.end(), Cell{});
+    // The first tracked_blocks_ - 1 blocks and the grid's last one: a "last block finishes the job" pattern
+    // (a fence, a ticket, a final pass) is where races between blocks show.
+    const uint32_t id = linear(block_idx, grid_);
+    const bool last = id + 1 == grid_.x * grid_.y * grid_.z;
+    const bool tracked = tracked_blocks_ == UINT32_MAX || counted_blocks_ < tracked_blocks_ || last;
+    if (switch_) *switch_ = tracked ? 1 : 0;
+    if (!tracked) {  // the build stops reporting accesses, and the block needs no bookkeeping
+        current_ = nullptr;
+        return;
+    }
+    auto state = std::make_unique<BlockState>();
+    state->id = id;
+    state->base = state->id * threads_per_block_;
+    state->generation = ++generation_;
+    const uint32_t warps = (threads_per_block_ + 31) / 32;
+    state->warp_synced.assign(warps, 0);
+    state->pairs.resize(warps);
+    for (auto* counts : {&state->fences, &state->local_fences, &state->fence_generation, &state->local_fence_generation, &state->fences_at_barrier})
+        counts->assign(threads_per_block_, 0);
+    state->acquired.resize(threads_per_block_);
+    // Shared memory starts over with each block: a cell per byte of each array (they are the next block's too, on this worker).
+    for (const TrackedRegion& region : shared_layout_) state->shared.push_back({std::vector<Cell>(region.end - region.begin)});
+    current_ = state.get();
+    blocks_[state->id] = std::move(state);
+}
+
+void AccessTracker::resume_block(const kplay_emu_dim& block_idx) {
+    const auto found = blocks_.find(linear(block_idx, grid_));
+    finish_requests();
+    current_ = found == blocks_.end() ? nullptr : found->second.get();  // none: an untracked block
+    if (switch_) *switch_ = current_ ? 1 : 0;
+}
+
+void AccessTracker::end_block(const kplay_emu_dim& block_idx) {
+    // Its global accesses stay in the global shadow; what only the block itself used goes.
+    const auto found = blocks_.find(linear(block_idx, grid_));
+    if (found == blocks_.end()) return;
+    if (current_ == found->second.get()) current_ = nullptr;
+    blocks_.erase(found);
 }
 
 void AccessTracker::barrier() {
-    ++generation_;
-    for (uint32_t& warp : warp_generation_) warp = next_warp_generation_++;
+    if (!current_) return;
+    current_->generation = ++generation_;
+    // A fence, then a barrier, then another thread's flag: the fence's thread's accesses before it are
+    // released with the flag too (a barrier orders the block, and fences are cumulative).
+    current_->fences_at_barrier = current_->fences;
+    current_->fenced_before_barrier = std::any_of(current_->fences.begin(), current_->fences.end(), [](uint32_t n) { return n > 0; });
+    // What any thread acquired before the barrier, every thread of the block has acquired after it.
+    for (Knowledge& knowledge : current_->acquired)
+        if (!knowledge.empty()) {
+            current_->block_acquired.merge(knowledge);
+            knowledge = Knowledge{};
+        }
 }
 
-void AccessTracker::warp_released(unsigned warp) {
-    if (warp < warp_generation_.size()) warp_generation_[warp] = next_warp_generation_++;
+void AccessTracker::warp_synced(unsigned warp, unsigned lanes) {
+    if (!current_ || warp >= current_->warp_synced.size()) return;
+    const uint32_t clock = ++warp_clock_;
+    const unsigned every = warp_lanes(warp) >= 32 ? 0xffffffffu : (1u << warp_lanes(warp)) - 1;
+    if ((lanes & every) == every) {
+        current_->warp_synced[warp] = clock;
+        return;
+    }
+    std::vector<uint32_t>& pairs = current_->pairs[warp];
+    if (pairs.empty()) pairs.assign(32 * 32, 0);
+    for (unsigned a = 0; a < 32; ++a)
+        if (lanes & (1u << a))
+            for (unsigned b = 0; b < 32; ++b)
+                if (lanes & (1u << b)) pairs[a * 32 + b] = clock;
 }
 
 size_t AccessTracker::region_of(uintptr_t address) const {
     for (size_t r = 0; r < regions_.size(); ++r)
         if (address >= regions_[r].begin && address < regions_[r].end) return r;
     return SIZE_MAX;
+}
+
+AccessTracker::Shadow& AccessTracker::shadow_of(size_t region) {
+    return region < global_count_ ? global_shadows_[region] : current_->shared[region - global_count_];
 }
 
 uint32_t AccessTracker::site_of(uintptr_t pc) {
@@ -81,20 +177,40 @@ void AccessTracker::decode(uint32_t id, kplay_emu_dim& block_idx, kplay_emu_dim&
     thread_idx = {static_cast<unsigned>(t.x), static_cast<unsigned>(t.y), static_cast<unsigned>(t.z)};
 }
 
+// Whether a release that the now-thread (or its block) acquired covers the earlier access. The now-thread
+// is the running block's.
+bool AccessTracker::known(const Stamp& earlier, const Stamp& now) const {
+    const uint32_t thread = earlier.thread - 1;
+    const bool same_block = thread / threads_per_block_ == (now.thread - 1) / threads_per_block_;
+    const auto covers = [&](const Knowledge& k) {
+        if (const auto it = k.generation.find(thread / threads_per_block_); it != k.generation.end() && it->second > earlier.generation) return true;
+        if (const auto it = k.fences.find(thread); it != k.fences.end() && it->second > earlier.fences) return true;
+        if (!same_block) return false;
+        const auto it = k.local_fences.find(thread);
+        return it != k.local_fences.end() && it->second > earlier.local_fences;
+    };
+    return covers(current_->block_acquired) || covers(current_->acquired[(now.thread - 1) - current_->base]);
+}
+
 // Whether `earlier` happens before `now`, or their kinds cannot conflict.
 bool AccessTracker::ordered(const Stamp& earlier, const Stamp& now) const {
     const bool earlier_writes = earlier.flags & KPLAY_ACCESS_WRITE, now_writes = now.flags & KPLAY_ACCESS_WRITE;
     if (!earlier_writes && !now_writes) return true;
     if ((earlier.flags & KPLAY_ACCESS_ATOMIC) && (now.flags & KPLAY_ACCESS_ATOMIC)) return true;
-    if (earlier.generation != now.generation) {
-        // A barrier since (the same block), or another block: blocks are ordered by nothing, but only
-        // two writes are reported across blocks (a block reading what an earlier kernel step or a
-        // fenced, counted handover left is the common correct pattern).
-        const bool other_block = (earlier.thread - 1) / threads_per_block_ != (now.thread - 1) / threads_per_block_;
-        return !(other_block && earlier_writes && now_writes);
+    const uint32_t a = earlier.thread - 1, b = now.thread - 1;
+    const bool lanes_of_one_warp = same_warp(a, b);
+    // Atomic or volatile on both sides: no data race (PTX's morally strong accesses), except volatile
+    // lanes of one warp, which is warp-synchronous code relying on lockstep.
+    if (strong(earlier.flags) && strong(now.flags) && !lanes_of_one_warp) return true;
+    const bool same_block = a / threads_per_block_ == b / threads_per_block_;
+    if (same_block && earlier.generation != now.generation) return true;  // a __syncthreads() between
+    if (lanes_of_one_warp) {
+        const uint32_t warp = (a % threads_per_block_) / 32;
+        uint32_t synced = current_->warp_synced[warp];
+        if (!current_->pairs[warp].empty()) synced = std::max(synced, current_->pairs[warp][(a % 32) * 32 + (b % 32)]);
+        if (synced > earlier.warp_clock) return true;  // a __syncwarp of both lanes since
     }
-    // The same barrier generation: only a warp collective between two lanes of one warp orders them.
-    return same_warp(earlier.thread - 1, now.thread - 1) && earlier.warp_generation != now.warp_generation;
+    return known(earlier, now);
 }
 
 void AccessTracker::check(size_t region, uint64_t element, const Stamp& earlier, const Stamp& now) {
@@ -134,17 +250,51 @@ void AccessTracker::check(size_t region, uint64_t element, const Stamp& earlier,
     }
 }
 
+void AccessTracker::fence(uint32_t in_block, bool device_scope) {
+    BlockState& block = *current_;
+    ++block.local_fences[in_block];
+    block.local_fence_generation[in_block] = block.generation;
+    if (!device_scope) return;
+    ++block.fences[in_block];
+    block.fence_generation[in_block] = block.generation;
+}
+
+// An atomic or volatile access of a flag: a load acquires what was released to the flag; a store after a
+// fence releases what came before the fence (and, for the fence's block, before the barrier it followed).
+void AccessTracker::synchronise(size_t region, uintptr_t address, uint32_t in_block, unsigned flags) {
+    BlockState& block = *current_;
+    const bool shared = region >= global_count_;
+    const std::pair<uint32_t, uintptr_t> key{shared ? block.id + 1 : 0, address};
+    std::unique_ptr<Knowledge>& released = releases_[key];
+    if (released && (!(flags & KPLAY_ACCESS_WRITE) || (flags & KPLAY_ACCESS_ATOMIC))) block.acquired[in_block].merge(*released);
+    if (!(flags & KPLAY_ACCESS_WRITE) || block.local_fences[in_block] == 0) return;
+    if (!released) released = std::make_unique<Knowledge>();
+    const uint32_t thread = block.base + in_block;
+    raise(released->local_fences, thread, block.local_fences[in_block]);
+    if (block.fences[in_block] == 0) return;
+    raise(released->fences, thread, block.fences[in_block]);
+    raise(released->generation, block.id, block.fence_generation[in_block]);
+    if (block.fenced_before_barrier)
+        for (uint32_t t = 0; t < threads_per_block_; ++t)
+            if (block.fences_at_barrier[t] > 0) raise(released->fences, block.base + t, block.fences_at_barrier[t]);
+}
+
 void AccessTracker::access(const kplay_emu_dim& thread_idx, uintptr_t address, unsigned size, unsigned flags, uintptr_t pc) {
+    if (!current_) return;
+    const uint32_t in_block = linear(thread_idx, block_);
+    if (flags & KPLAY_ACCESS_FENCE) return fence(in_block, !(flags & KPLAY_ACCESS_BLOCK_SCOPE));
     if (address >= high_ || address + size <= low_ || size == 0) return;
     const size_t r = region_of(address);
     if (r == SIZE_MAX) return;
     const TrackedRegion& region = regions_[r];
-    Shadow& shadow = shadows_[r];
-    const uint32_t in_block = linear(thread_idx, block_);
+    Shadow& shadow = shadow_of(r);
+    if (strong(static_cast<uint8_t>(flags))) synchronise(r, address, in_block, flags);
     Stamp now;
-    now.thread = block_base_ + in_block + 1;
-    now.generation = generation_;
-    now.warp_generation = warp_generation_[in_block / 32];
+    now.thread = current_->base + in_block + 1;
+    now.generation = current_->generation;
+    now.warp_clock = warp_clock_;
+    now.fences = current_->fences[in_block];
+    now.local_fences = current_->local_fences[in_block];
     now.site = site_of(pc);
     now.flags = static_cast<uint8_t>(flags);
     const bool writes = flags & KPLAY_ACCESS_WRITE;
@@ -170,15 +320,16 @@ void AccessTracker::access(const kplay_emu_dim& thread_idx, uintptr_t address, u
             // The writer's first write since the last ordering point stays the stamp: a race is then the
             // same pair of lines whichever of the two threads ran first.
             const bool again = cell.write.thread == now.thread && cell.write.generation == now.generation &&
-                               cell.write.warp_generation == now.warp_generation && (cell.write.flags & KPLAY_ACCESS_ATOMIC) == (flags & KPLAY_ACCESS_ATOMIC);
+                               cell.write.warp_clock == now.warp_clock && cell.write.fences == now.fences &&
+                               cell.write.local_fences == now.local_fences && (cell.write.flags & KPLAY_ACCESS_ATOMIC) == (flags & KPLAY_ACCESS_ATOMIC);
             if (!again) cell.write = now;
             cell.last_site = now.site;
             cell.read1 = cell.read2 = Stamp{};
-        } else if (cell.read1.thread == 0 || cell.read1.generation != generation_) {
+        } else if (cell.read1.thread == 0 || cell.read1.generation != now.generation) {
             cell.read1 = now;
             cell.read2 = Stamp{};
         } else if (cell.read1.thread != now.thread && cell.read2.thread != now.thread &&
-                   (cell.read2.thread == 0 || cell.read2.generation != generation_)) {
+                   (cell.read2.thread == 0 || cell.read2.generation != now.generation)) {
             cell.read2 = now;
         }
     }
@@ -250,8 +401,8 @@ std::vector<AccessTracker::SiteCount> AccessTracker::site_counts() {
 
 AccessTracker::LastWrite AccessTracker::last_write(size_t region, uint64_t element) const {
     LastWrite last;
-    if (region >= global_count_ || element >= shadows_[region].cells.size()) return last;
-    const Cell& cell = shadows_[region].cells[element];
+    if (region >= global_count_ || element >= global_shadows_[region].cells.size()) return last;
+    const Cell& cell = global_shadows_[region].cells[element];
     last.thread = cell.write.thread;
     last.pc = cell.write.thread ? sites_[cell.last_site] : 0;
     last.many = cell.writers > 1;
@@ -262,7 +413,7 @@ AccessTracker::LastWrite AccessTracker::last_write(size_t region, uint64_t eleme
 std::pair<uint64_t, uint64_t> AccessTracker::write_counts(size_t region) const {
     uint64_t written = 0, many = 0;
     if (region < global_count_)
-        for (const Cell& cell : shadows_[region].cells) {
+        for (const Cell& cell : global_shadows_[region].cells) {
             written += cell.write.thread != 0;
             many += cell.writers > 1;
         }

@@ -1,20 +1,29 @@
 // Who touched which element, and which two accesses race: the bookkeeping behind a tracked launch.
 //
-// A tracked build reports every load and store (kplay_emu_track.h); the block scheduler tells the
-// tracker when a block starts, when its barrier releases and when a warp's collective releases. For
-// each element of a buffer or of a __shared__ array the tracker keeps the last write and up to two
-// reads since then, each with its thread, the barrier generation it happened in and its warp's
-// __syncwarp generation. Two accesses by different threads conflict when at least one writes, they are
-// not both atomic, and nothing orders them: the same barrier generation (no __syncthreads() between)
-// and, for two lanes of one warp, no warp collective between either. Threads of different blocks are
-// ordered by nothing, so two non-atomic writes of one global element from different blocks conflict
-// too. Because the rules look at generations, not at which thread happened to run first, a race is
-// found at every thread order. A tracked launch runs its blocks one after another on one worker, so
-// the tracker needs no locks.
+// A tracked build reports every load, store and fence (kplay_emu_track.h); the block scheduler tells
+// the tracker when a block starts, is resumed or ends, when its barrier releases and which lanes of a
+// warp met at a __syncwarp. For each element of a buffer or of a __shared__ array the tracker keeps the
+// last write and up to two reads since then, each with its thread, the barrier generation, the warp
+// clock and the thread's fence counts at the time. Two accesses by different threads conflict when at
+// least one writes, not both are atomic, and nothing orders them. What orders them follows CUDA's
+// memory model (README, "What orders memory"):
+//   - a __syncthreads() both passed (threads of one block);
+//   - a __syncwarp() (or a cooperative-groups tile's sync) whose lanes include both, after the first
+//     access (lanes of one warp). Shuffles, votes, __reduce_*_sync and __match_*_sync order nothing;
+//   - a release and an acquire: the first thread (or its block, before a barrier) fenced
+//     (__threadfence(); __threadfence_block() within its block only) and then wrote a flag with an
+//     atomic or volatile store, and the second thread read that flag with an atomic or volatile load
+//     before its access (or its block did, before a barrier).
+// Two atomic accesses never race; two atomic-or-volatile accesses do not either, except volatile ones
+// of lanes of one warp (warp-synchronous code, wrong since Volta). Because the rules look at
+// generations, clocks and fences, not at which thread happened to run first, a race is found at every
+// thread order. A tracked launch runs on one worker, so the tracker needs no locks; blocks may take
+// turns on it (a block that waits for another is parked), so each block's state is kept apart.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <unordered_map>
 #include <string>
 #include <tuple>
@@ -48,18 +57,25 @@ struct RawRace {
 class AccessTracker {
 public:
     AccessTracker(std::vector<TrackedRegion> global_regions, kplay_emu_dim grid, kplay_emu_dim block);
+    ~AccessTracker();
+    AccessTracker(const AccessTracker&) = delete;
+    AccessTracker& operator=(const AccessTracker&) = delete;
 
     // The shared regions of the worker running the blocks (its __shared__ arrays live in its thread-local storage).
     void set_shared_regions(std::vector<TrackedRegion> regions);
-    // Stop tracking after `blocks` blocks by clearing `flag` (the tracked build's kplay_emu_tracking).
+    // Track `blocks` blocks: the first blocks - 1 and the grid's last, setting and clearing `flag` (the
+    // tracked build's kplay_emu_tracking) as blocks begin.
     void track_only(volatile int* flag, uint32_t blocks) {
         switch_ = flag;
         tracked_blocks_ = blocks;
     }
     bool tracked_every_block() const { return counted_blocks_ <= tracked_blocks_; }
-    void begin_block(const kplay_emu_dim& block_idx);
-    void barrier();                 // the block's __syncthreads() released
-    void warp_released(unsigned warp);  // a warp collective released lanes of warp `warp` of the block
+    void begin_block(const kplay_emu_dim& block_idx);   // a block starts on the worker
+    void resume_block(const kplay_emu_dim& block_idx);  // a block that was parked runs again
+    void end_block(const kplay_emu_dim& block_idx);     // every thread of the block has returned
+    void barrier();                                     // the running block's __syncthreads() released
+    // Lanes `lanes` of warp `warp` of the running block met at a __syncwarp (or a tile's sync).
+    void warp_synced(unsigned warp, unsigned lanes);
     void access(const kplay_emu_dim& thread_idx, uintptr_t address, unsigned size, unsigned flags, uintptr_t pc);
 
     // The races, one per pair of sites and array, with the example chosen as race_report.hpp says.
@@ -92,14 +108,19 @@ public:
     // How many elements of global region `region` some thread wrote, and how many more than one thread wrote plainly.
     std::pair<uint64_t, uint64_t> write_counts(size_t region) const;
 
-private:
     struct Stamp {
         uint32_t thread = 0;  // global linear id + 1; 0: none
-        uint32_t generation = 0;
-        uint32_t warp_generation = 0;
+        uint32_t generation = 0;   // the block's barrier generation (unique across blocks)
+        uint32_t warp_clock = 0;   // the warp-sync clock at the access
+        uint32_t fences = 0;       // device-scope fences the thread had made before it
+        uint32_t local_fences = 0; // fences of any scope
         uint32_t site = 0;
         uint8_t flags = 0;
     };
+    struct BlockState;  // one block's barriers, warp syncs, fences, acquisitions and shared memory
+    struct Knowledge;   // what a thread or block has acquired: whose accesses are ordered before its own
+
+private:
     struct Cell {
         Stamp write, read1, read2;
         uint8_t writers = 0;  // threads that wrote it (plainly): 0, 1, or 2 for more
@@ -110,20 +131,27 @@ private:
     };
 
     bool ordered(const Stamp& earlier, const Stamp& now) const;
+    bool known(const Stamp& earlier, const Stamp& now) const;  // a release the now-thread acquired covers `earlier`
     void check(size_t region, uint64_t element, const Stamp& earlier, const Stamp& now);
+    void fence(uint32_t in_block, bool device_scope);
+    void synchronise(size_t region, uintptr_t address, uint32_t in_block, unsigned flags);
     uint32_t site_of(uintptr_t pc);
     size_t region_of(uintptr_t address) const;
+    Shadow& shadow_of(size_t region);
 
     std::vector<TrackedRegion> regions_;
     size_t global_count_ = 0;
-    std::vector<Shadow> shadows_;
+    std::vector<Shadow> global_shadows_;
+    std::vector<TrackedRegion> shared_layout_;  // the shared regions' sizes, for a new block's shadows
     uintptr_t low_ = 0, high_ = 0;  // the span of every region: most accesses (the stack) fall outside
     kplay_emu_dim grid_, block_;
     uint32_t threads_per_block_ = 1;
-    uint32_t block_base_ = 0;  // the linear id of the running block's thread 0
     uint32_t generation_ = 1;  // barrier generations, unique across blocks
-    std::vector<uint32_t> warp_generation_;
-    uint32_t next_warp_generation_ = 1;
+    uint32_t warp_clock_ = 1;  // advanced by every __syncwarp of any block
+    std::map<uint32_t, std::unique_ptr<BlockState>> blocks_;  // by linear block id
+    BlockState* current_ = nullptr;
+    // Releases made to each flag: global addresses as they are, shared ones with their block (1 + id) above.
+    std::map<std::pair<uint32_t, uintptr_t>, std::unique_ptr<Knowledge>> releases_;
     std::vector<uintptr_t> sites_;
     std::unordered_map<uintptr_t, uint32_t> site_index_;
     struct Request {
@@ -137,7 +165,7 @@ private:
     volatile int* switch_ = nullptr;
     uint32_t tracked_blocks_ = UINT32_MAX;
     uint32_t warp_lanes(uint32_t warp) const;
-    std::unordered_map<uint64_t, uint32_t> executions_;  // (thread in block, site) -> times it ran the site
+    std::unordered_map<uint64_t, uint32_t> executions_;  // (thread in block, site) -> times it ran the site, this turn of the block
     std::unordered_map<uint64_t, Request> open_;          // (warp, site, execution) -> the lanes so far
     std::map<uint32_t, SiteCount> site_counts_;
     // Per (region, lower site, higher site, both write): the example so far and the count.

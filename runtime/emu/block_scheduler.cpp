@@ -234,6 +234,21 @@ struct BlockScheduler::Impl {
         }
     }
 
+    // Of the collectives that released, only __syncwarp (and a tile's sync, which calls it) orders memory
+    // between the lanes (CUDA's memory model): shuffles, votes and reductions exchange registers.
+    void note_warp_syncs(unsigned warp, const WarpLanes& lanes, unsigned done) {
+        unsigned synced = 0;
+        for (unsigned lane = 0; lane < 32; ++lane)
+            if ((done & (1u << lane)) && lanes.request[lane].op == KPLAY_WARP_SYNC) synced |= 1u << lane;
+        // Lanes that passed different masks to one __syncwarp met (warp_collective.hpp): one group per mask.
+        while (synced) {
+            const unsigned lane = static_cast<unsigned>(__builtin_ctz(synced));
+            const unsigned group = (lanes.request[lane].mask | (1u << lane)) & synced;
+            tracker->warp_synced(warp, group);
+            synced &= ~group;
+        }
+    }
+
     bool release_warps() {
         bool released = false;
         const size_t threads = slots.size();
@@ -249,7 +264,7 @@ struct BlockScheduler::Impl {
             }
             unsigned long long results[32] = {};
             const unsigned done = release_warp_collectives(lanes, results);
-            if (done && tracker) tracker->warp_released(static_cast<unsigned>(first / 32));
+            if (done && tracker) note_warp_syncs(static_cast<unsigned>(first / 32), lanes, done);
             for (size_t lane = 0; lane < count; ++lane)
                 if (done & (1u << lane)) {
                     slots[first + lane].result = results[lane];
@@ -396,6 +411,7 @@ struct BlockScheduler::Impl {
             if (!released && !ran) report_deadlock(c);
         }
         if (grid) grid->block_finished(block_idx);
+        if (tracker) tracker->end_block(block_idx);
         tls_scheduler = nullptr;
     }
 };
@@ -493,7 +509,9 @@ void host_fail(const char* kind, const char* detail, const char* file, int line)
 void host_access(const void* address, unsigned size, unsigned flags, const void* pc) {
     BlockScheduler::Impl* s = tls_scheduler;
     if (s && s->tracker && tls_thread)
-        s->tracker->access(tls_thread->thread_idx, reinterpret_cast<uintptr_t>(address), size, flags, reinterpret_cast<uintptr_t>(pc));
+        // pc is the call's return address; one byte back is inside the call, on the access's own line.
+        s->tracker->access(tls_thread->thread_idx, reinterpret_cast<uintptr_t>(address), size, flags,
+                           pc ? reinterpret_cast<uintptr_t>(pc) - 1 : 0);
 }
 
 const kplay_emu_host kHostTable = {KPLAY_EMU_ABI_VERSION, host_sync_threads,     host_warp_op,          host_grid_sync, host_yield,

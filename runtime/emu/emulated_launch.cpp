@@ -70,13 +70,26 @@ struct SharedStatus {
     std::atomic<uint32_t> log_lines, log_dropped;
     std::atomic<int> warning_count;
     char warnings[kWarningSlots][512];
-    RaceSlots races;  // a tracked launch's, written after the grid
+    RaceSlots races;  // a tracked launch's, written after the grid, or when it failed (races_published)
+    int races_published;
     WriterSlots writers;
     SiteSlots sites;
     char log[kLogBytes];
 };
 
 SharedStatus* g_status = nullptr;  // the launch process's view (set after fork)
+// A tracked launch's tracker and the kernel's code, so that a failure can still report the races seen
+// before it: they are the likely cause of a fault or a deadlock that follows them.
+AccessTracker* g_tracker = nullptr;
+CodeRange g_kernel_code_range;
+
+// Called once the launch has failed (its claim won): the tracker is consistent unless the failure came
+// from inside it, which a fault's pc outside the kernel's code tells (pc 0: not a fault, always safe).
+void publish_races_before_failure(uintptr_t fault_pc) {
+    if (!g_tracker || (fault_pc != 0 && !g_kernel_code_range.contains(fault_pc))) return;
+    publish_races(*g_tracker, g_status->so_base, g_status->races);
+    g_status->races_published = 1;
+}
 
 void copy_text(char* to, size_t capacity, const char* from) {
     size_t i = 0;
@@ -107,6 +120,7 @@ void fail_and_exit(const std::string& kind, const std::string& message, const ch
     copy_text(g_status->message, sizeof g_status->message, message.c_str());
     copy_text(g_status->file, sizeof g_status->file, file);
     g_status->line = line;
+    publish_races_before_failure(0);
     _exit(2);
 }
 
@@ -140,6 +154,9 @@ void fault_handler(int signal, siginfo_t* info, void* context) {
         g_status->thread_idx = thread->thread_idx;
         g_status->block_idx = thread->block->block_idx;
     }
+    // The fault is synchronous, in the kernel's own code on the one tracked worker: the tracker is not
+    // in the middle of anything, and the launch process ends here anyway.
+    if (signal == SIGSEGV || signal == SIGBUS || signal == SIGFPE || signal == SIGILL) publish_races_before_failure(g_status->pc);
     _exit(3);
 }
 
@@ -246,7 +263,8 @@ void fill_constants(void* handle, const std::vector<ConstantFill>& constants) {
     }
 
     install_fault_handlers(false);
-    BlockScheduler::enable_preemption(code_range_of(reinterpret_cast<void*>(entry)));
+    g_kernel_code_range = code_range_of(reinterpret_cast<void*>(entry));
+    BlockScheduler::enable_preemption(g_kernel_code_range);
 
     // Everything that may reach the system on first use happens before the filter: malloc's arenas
     // (glibc counts the CPUs, reading /sys, when it creates one past its limit), each worker's share
@@ -275,6 +293,7 @@ void fill_constants(void* handle, const std::vector<ConstantFill>& constants) {
         tracker = std::make_unique<AccessTracker>(tracked_buffers(request), geometry.grid, geometry.block);
         if (auto* flag = static_cast<volatile int*>(dlsym(handle, "kplay_emu_tracking")))
             tracker->track_only(flag, request.who_wrote.empty() && request.writer_map.empty() ? request.tracked_blocks : UINT32_MAX);
+        g_tracker = tracker.get();
     }
     std::vector<std::thread> threads;
     for (int w = 0; w < workers; ++w) {
@@ -601,6 +620,11 @@ EmulatedLaunchResult run_emulated_launch(const EmulatedLaunchRequest& request) {
             writer_pages.read(request.shared_object, request.runtime_headers, result.writer_map);
         }
         return result;
+    }
+    // A tracked launch that failed still tells the races it saw first (the likely cause).
+    if (request.track && !request.cooperative && status->races_published) {
+        result.races = read_races(status->races, request);
+        result.races_dropped = status->races.dropped > 0;
     }
     std::string kind = bounded(status->kind);
     if (kind.empty() && request.thorough) kind = "sanitizer";  // a report without the thread (the callback did not run)

@@ -55,9 +55,9 @@ struct EmulatedLaunchRequest {
     std::vector<SharedArraySymbol> shared_arrays;  // the object's __shared__ arrays, to name them
     std::string runtime_headers;                   // the prelude's folder: a race's line is the user's
     std::vector<ElementRef> who_wrote;             // elements whose last writer the result names
-    // Blocks tracked (the first ones); the rest run untracked, at nearly full speed. Who wrote an element
-    // asked for needs them all.
-    uint32_t tracked_blocks = 16;
+    // Blocks tracked (the first ones and the last); the rest run untracked, at nearly full speed. Who wrote
+    // an element asked for needs them all.
+    uint32_t tracked_blocks = kTrackedBlocks;
     std::string writer_map;  // a buffer whose every element's last writer the result maps (every block tracked)
 };
 

@@ -113,6 +113,10 @@ std::vector<SharedArraySymbol> read_shared_arrays(const std::filesystem::path& p
             std::unique_ptr<char, void (*)(void*)> demangled(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free);
             if (status == 0 && demangled) name = demangled.get();
             if (name.rfind("kplay_emu::", 0) == 0) continue;  // the prelude's own (the running thread)
+            // The host compiler's bookkeeping for a __shared__ object of a class type (the flag that says
+            // its empty constructor ran on this worker): no CUDA thread touches it, and it is no array.
+            if (name.rfind("guard variable for ", 0) == 0 || name.rfind("TLS ", 0) == 0 || name.rfind("_ZGV", 0) == 0 || name.rfind("_ZTH", 0) == 0)
+                continue;
             // "reduce(float const*, float*, int)::partial" -> "partial"
             if (const size_t colon = name.rfind("::"); colon != std::string::npos) name = name.substr(colon + 2);
             arrays.push_back({name, symbol.st_value, symbol.st_size});

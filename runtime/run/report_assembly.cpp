@@ -43,6 +43,16 @@ void record_plan(RunReport& report, const SizePlan& plan, const Occupancy& occup
     report.occupancy = occupancy;
 }
 
+// The summary's parenthesis: what kind of race, in a few words.
+std::string race_summary_note(const Race& race) {
+    switch (race_kind(race)) {
+        case RaceKind::warp_local: return " (lanes of one warp, no __syncwarp())";
+        case RaceKind::between_blocks: return " (different blocks, no fence-and-flag handoff)";
+        case RaceKind::plain_atomic: return " (a plain access against atomic ones)";
+        default: return " (no __syncthreads() between)";
+    }
+}
+
 // A race is a wrong kernel whatever the numbers said this time: the check fails with the race first,
 // then what the output did (matched by chance, or was wrong).
 void apply_races(RunReport& report) {
@@ -52,7 +62,7 @@ void apply_races(RunReport& report) {
     std::string summary = std::string("RACE on ") + (race.space == RaceSpace::shared ? "shared array '" : "buffer '") + race.array + "' " +
                           (race.first.line == race.second.line ? "at line " + std::to_string(race.first.line)
                                                                : "between line " + std::to_string(race.first.line) + " and line " + std::to_string(race.second.line)) +
-                          (race.same_warp ? " (lanes of one warp, no __syncwarp())" : race.same_block ? " (no __syncthreads() between)" : " (different blocks, no atomics)");
+                          race_summary_note(race);
     if (report.races.size() > 1) summary += ", and " + std::to_string(report.races.size() - 1) + " more";
     const std::string& before = report.check.summary;
     if (report.check.passed) summary += ". The output happened to match this time (" + before + "); at another thread order, or on a GPU, it may not";

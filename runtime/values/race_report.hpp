@@ -1,5 +1,6 @@
 // Races a tracked emulated launch found: two threads that touched one element with nothing ordering
-// them (no barrier both passed, no __syncwarp of their warp, not both atomic), as plain values.
+// them (no barrier both passed, no __syncwarp of both lanes, no fence-and-flag handoff, not both
+// atomic), as plain values.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,10 @@
 namespace kplay {
 
 enum class RaceSpace { shared, global };
+
+// The blocks a tracked launch checks for races: the first kTrackedBlocks - 1 and the grid's last (every
+// block when the run asks who wrote an element).
+constexpr uint32_t kTrackedBlocks = 16;
 
 // One of the two accesses of a race.
 struct RaceAccess {
@@ -36,8 +41,19 @@ struct Race {
     uint64_t conflicts = 0;   // how many element-and-thread-pair conflicts between these two lines
 };
 
-// "read-write" or "write-write": which accesses conflicted, independent of which ran first.
+// What kind of race it is, from its two accesses and where their threads are.
+enum class RaceKind {
+    read_write,    // plain accesses of threads of one block, no __syncthreads() between (a read and a write)
+    write_write,   // the same, both writing
+    plain_atomic,  // a plain access against an atomic one (a reset racing with atomicAdds): a data race, often harmless in practice
+    warp_local,    // lanes of one warp, no __syncwarp() between (warp-synchronous code)
+    between_blocks // threads of different blocks through global memory, no fence-and-flag handoff between
+};
+RaceKind race_kind(const Race& race);
+// "read-write", "write-write", "plain-atomic", "warp-local" or "between-blocks" (the JSON's `kind`).
 const char* race_kind_name(const Race& race);
+// How the report names it: "a warp-local race (lanes of one warp, no __syncwarp() between)".
+std::string race_kind_words(const Race& race);
 // One line: "shared array 'partial', element 2: thread (0,0,0) reads it at f.cu:31 and thread (2,0,0) of the same
 // block writes it at f.cu:31, with no __syncthreads() between (41 such conflicts)".
 std::string describe_race(const Race& race);

@@ -75,7 +75,15 @@ enum kplay_emu_round_op {
     KPLAY_ROUND_CONVERT = 5 /* a double to a float */
 };
 /* What a tracked build's memory access does (kplay_emu_track.h): a plain read is 0. */
-enum kplay_emu_access_flags { KPLAY_ACCESS_WRITE = 1, KPLAY_ACCESS_ATOMIC = 2, KPLAY_ACCESS_VOLATILE = 4 };
+/* A fence is reported as an access of no bytes with KPLAY_ACCESS_FENCE (and KPLAY_ACCESS_BLOCK_SCOPE for
+ * __threadfence_block). */
+enum kplay_emu_access_flags {
+    KPLAY_ACCESS_WRITE = 1,
+    KPLAY_ACCESS_ATOMIC = 2,
+    KPLAY_ACCESS_VOLATILE = 4,
+    KPLAY_ACCESS_FENCE = 8,
+    KPLAY_ACCESS_BLOCK_SCOPE = 16
+};
 
 enum kplay_emu_round_mode { KPLAY_ROUND_NEAREST = 0, KPLAY_ROUND_ZERO = 1, KPLAY_ROUND_UP = 2, KPLAY_ROUND_DOWN = 3 };
 

@@ -100,11 +100,23 @@ KPLAY_EMU_SCOPED(atomicAnd) KPLAY_EMU_SCOPED(atomicOr) KPLAY_EMU_SCOPED(atomicXo
 #undef KPLAY_EMU_SCOPED
 
 // ---- fences and sleeping ---------------------------------------------------------------------------
+// A tracked build tells the race tracker of each fence and its scope: a fence, then an atomic or volatile
+// store, is what hands memory to another block (emu/access_tracker.hpp).
+#ifdef KPLAY_EMU_TRACK
+#define KPLAY_EMU_NOTE_FENCE(flags) ::kplay_emu::note_access(nullptr, 0, (flags), nullptr)
+#else
+#define KPLAY_EMU_NOTE_FENCE(flags) ((void)0)
+#endif
 inline void __threadfence() {
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    KPLAY_EMU_NOTE_FENCE(KPLAY_ACCESS_FENCE);
     ::kplay_emu::note_fence();
 }
-inline void __threadfence_block() { __threadfence(); }
+inline void __threadfence_block() {
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    KPLAY_EMU_NOTE_FENCE(KPLAY_ACCESS_FENCE | KPLAY_ACCESS_BLOCK_SCOPE);
+    ::kplay_emu::note_fence();
+}
 inline void __threadfence_system() { __threadfence(); }
 inline void __nanosleep(unsigned) { ::kplay_emu::host()->yield(); }
 inline long long clock64() { return static_cast<long long>(__builtin_ia32_rdtsc()); }
