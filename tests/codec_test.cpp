@@ -150,7 +150,7 @@ void fields(Walk& walk, const CompileResult& a, const CompileResult& b) {
 }
 void fields(Walk& walk, const KernelParam& a, const KernelParam& b) { FIELD(type); FIELD(name); }
 void fields(Walk& walk, const KernelDecl& a, const KernelDecl& b) {
-    FIELD(name); FIELD(is_template); FIELD(is_extern_c); FIELD(params); FIELD(line);
+    FIELD(name); FIELD(is_template); FIELD(is_extern_c); FIELD(params); FIELD(line); FIELD(scope);
 }
 void fields(Walk& walk, const InitSpec& a, const InitSpec& b) { FIELD(kind); FIELD(params); FIELD(layout); FIELD(text); }
 void fields(Walk& walk, const CheckSpec& a, const CheckSpec& b) {
@@ -215,7 +215,7 @@ void fields(Walk& walk, const DeviceQuery& a, const DeviceQuery& b) {
 void fields(Walk& walk, const ParamLayout& a, const ParamLayout& b) { FIELD(offset); FIELD(size); }
 void fields(Walk& walk, const FunctionAttributes& a, const FunctionAttributes& b) {
     FIELD(registers_per_thread); FIELD(static_smem_bytes); FIELD(local_bytes_per_thread); FIELD(const_bytes);
-    FIELD(max_threads_per_block); FIELD(ptx_version); FIELD(binary_version); FIELD(params);
+    FIELD(max_threads_per_block); FIELD(ptx_version); FIELD(binary_version); FIELD(params); FIELD(param_types);
 }
 void fields(Walk& walk, const Occupancy& a, const Occupancy& b) { FIELD(blocks_per_sm); FIELD(fraction); }
 void fields(Walk& walk, const Dim3& a, const Dim3& b) { FIELD(x); FIELD(y); FIELD(z); }
@@ -351,7 +351,7 @@ DeviceInfo device_info(int ordinal) {
 }
 
 KernelDecl kernel_decl(const std::string& name, int line) {
-    return {name, true, true, {{"const float* __restrict__", "x"}, {"int", "n"}}, line};
+    return {name, true, true, {{"const float* __restrict__", "x"}, {"int", "n"}}, line, "ns"};
 }
 
 TaskSpec task_spec() {
@@ -520,7 +520,7 @@ RunReport run_report() {
     report.compile = compile_result();
     report.device = device_info(2);
     // Set mode looks at a list's first element, so even the first parameter sits away from offset 0.
-    report.function = {40, 2048, 16, 8, 768, 90, 91, {{8, 8}, {16, 8}, {24, 4}}};
+    report.function = {40, 2048, 16, 8, 768, 90, 91, {{8, 8}, {16, 8}, {24, 4}}, {"float const*", "float*", "int"}};
     report.occupancy = {3, 0.75};
     report.module_load_ms = 0.5;
     report.launch = {{64, 32, 2}, {16, 16, 4}, 8192, false, {2, 3, 4}, true};

@@ -178,3 +178,12 @@ TEST(GpuCooperative, AGridSyncedSumPassesAndATooLargeGridIsRefused) {
     EXPECT_NE(report.error.find("SMs = "), std::string::npos) << report.error;
     EXPECT_NE(report.error.find("grid 1000000,1,1 has 1000000"), std::string::npos) << report.error;
 }
+
+// The shapes of today's kernels (tests/data/real/, tests/data/names/every_name.cu), as the emulated device
+// runs them in tests/real_kernels_emulated_test.cpp: the same files, compiled by NVRTC and run on the GPU.
+TEST(GpuKernels, TodaysKernelShapesRunAsTheirAuthorsMeant) {
+    if (const std::string why = test::why_no_gpu(); !why.empty()) GTEST_SKIP() << why;
+    for (const char* file : {"real/template_float_arg.cu", "real/alias_types.cu", "real/struct_defaults.cu", "real/pair_seed_tag.cu",
+                             "real/spaces_and_sizes.cu", "real/namespaced.cu", "names/every_name.cu"})
+        expect_passes(request_for(test::data_dir() / file, ""));
+}

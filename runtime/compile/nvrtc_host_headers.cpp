@@ -8,44 +8,11 @@ namespace kplay {
 
 namespace {
 
-// nvcc's implicit includes: <sys/types.h>'s short unsigned names and <math.h>'s macros. INFINITY and NAN
-// are constant expressions, as glibc's are (NVRTC has __builtin_bit_cast but not __builtin_inff).
-constexpr const char* kPrelude = R"(#pragma once
-typedef unsigned int uint;
-typedef unsigned short ushort;
-typedef unsigned long ulong;
-#ifndef INFINITY
-#define INFINITY (__builtin_bit_cast(float, 0x7f800000u))
-#endif
-#ifndef NAN
-#define NAN (__builtin_bit_cast(float, 0x7fc00000u))
-#endif
-#ifndef HUGE_VALF
-#define HUGE_VALF INFINITY
-#endif
-#ifndef HUGE_VAL
-#define HUGE_VAL (__builtin_bit_cast(double, 0x7ff0000000000000ull))
-#endif
-#ifndef M_PI
-#define M_E 2.7182818284590452354
-#define M_LOG2E 1.4426950408889634074
-#define M_LOG10E 0.43429448190325182765
-#define M_LN2 0.69314718055994530942
-#define M_LN10 2.30258509299404568402
-#define M_PI 3.14159265358979323846
-#define M_PI_2 1.57079632679489661923
-#define M_PI_4 0.78539816339744830962
-#define M_1_PI 0.31830988618379067154
-#define M_2_PI 0.63661977236758134308
-#define M_2_SQRTPI 1.12837916709551257390
-#define M_SQRT2 1.41421356237309504880
-#define M_SQRT1_2 0.70710678118654752440
-#endif
-#ifndef EXIT_SUCCESS
-#define EXIT_SUCCESS 0
-#define EXIT_FAILURE 1
-#endif
-)";
+// nvcc's implicit includes (<sys/types.h>'s short names, <math.h>'s macros, <limits.h>...): the one list
+// the emulated and reference builds include too, compiled in from runtime/emu/include/kplay_nvcc_names.h.
+constexpr const char* kPrelude =
+#include "compile/nvcc_names_text.inc"
+    ;
 
 // CCCL defines the fixed-width types and their macros for NVRTC in the global namespace (int64_t is
 // long long there), and a kernel may include both <stdint.h> and <cuda/std/cstdint>: where CCCL is on
@@ -194,18 +161,30 @@ constexpr const char* kCstdio = "#pragma once\nnamespace std { using ::printf; }
 constexpr const char* kCstdlib = "#pragma once\nnamespace std { using ::malloc; using ::free; using ::abs; using ::labs; using ::llabs; }\n";
 constexpr const char* kCstring = "#pragma once\nnamespace std { using ::memcpy; using ::memset; }\n";
 
-// CUDA's math functions are NVRTC's own, overloaded for float and double; <cmath> adds their std:: names.
-constexpr const char* kCmath = R"(#pragma once
-namespace std {
-using ::abs; using ::fabs; using ::sqrt; using ::cbrt; using ::hypot; using ::exp; using ::exp2; using ::expm1;
-using ::log; using ::log2; using ::log10; using ::log1p; using ::pow; using ::sin; using ::cos; using ::tan;
-using ::asin; using ::acos; using ::atan; using ::atan2; using ::sinh; using ::cosh; using ::tanh; using ::asinh;
-using ::acosh; using ::atanh; using ::erf; using ::erfc; using ::tgamma; using ::lgamma; using ::floor; using ::ceil;
-using ::round; using ::trunc; using ::rint; using ::nearbyint; using ::lround; using ::lrint; using ::llrint;
-using ::fmod; using ::remainder; using ::modf; using ::frexp; using ::ldexp; using ::scalbn; using ::ilogb;
-using ::logb; using ::fma; using ::fmin; using ::fmax; using ::fdim; using ::copysign; using ::nextafter;
-using ::nan; using ::isnan; using ::isinf; using ::isfinite; using ::signbit; using ::min; using ::max;
-}
+// CUDA's math functions are NVRTC's own, overloaded for float and double; <cmath> adds their std:: names:
+// the emulated device's list, compiled in from runtime/emu/include/kplay_std_math.h.
+constexpr const char* kCmath =
+#include "compile/std_math_text.inc"
+    ;
+
+// The C++ standard library's header-only parts a kernel reaches for (<type_traits>, <limits>, <utility>...):
+// NVRTC has none, CCCL has them as cuda::std, and nvcc's host headers give them as std. So std:: names them.
+constexpr const char* kTypeTraits = "#pragma once\n#include <cuda/std/type_traits>\nnamespace std { using namespace cuda::std; }\n";
+constexpr const char* kLimitsHeader = "#pragma once\n#include <cuda/std/limits>\nnamespace std { using namespace cuda::std; }\n";
+constexpr const char* kUtility = "#pragma once\n#include <cuda/std/utility>\nnamespace std { using namespace cuda::std; }\n";
+constexpr const char* kArray = "#pragma once\n#include <cuda/std/array>\nnamespace std { using namespace cuda::std; }\n";
+constexpr const char* kTuple = "#pragma once\n#include <cuda/std/tuple>\nnamespace std { using namespace cuda::std; }\n";
+
+// A kernel file includes <cuda.h> for a type (a TMA descriptor's CUtensorMap, a CUdeviceptr): those types,
+// as the driver's header lays them out; its host functions stay out of NVRTC's way.
+constexpr const char* kCudaH = R"(#pragma once
+#ifndef CUDA_VERSION
+#define CUDA_VERSION 13000
+#endif
+typedef unsigned long long CUdeviceptr;
+typedef struct CUtensorMap_st {
+    alignas(64) unsigned long long opaque[16];
+} CUtensorMap;
 )";
 
 }  // namespace
@@ -218,6 +197,8 @@ const std::vector<NvrtcHeader>& nvrtc_host_headers() {
         {"stddef.h", kStddef},   {"cstddef", kCstddef},  {"stdio.h", kEmpty},   {"cstdio", kCstdio},
         {"stdlib.h", kEmpty},    {"cstdlib", kCstdlib},  {"string.h", kEmpty},  {"cstring", kCstring},
         {"assert.h", kEmpty},    {"cassert", kEmpty},    {"math.h", kEmpty},    {"cmath", kCmath},
+        {"type_traits", kTypeTraits}, {"limits", kLimitsHeader}, {"utility", kUtility}, {"array", kArray}, {"tuple", kTuple},
+        {"cuda.h", kCudaH},
     };
     return headers;
 }

@@ -35,6 +35,38 @@ bool at_namespace_scope(const std::string& blank, size_t offset) {
     return std::all_of(opened_by_namespace.begin(), opened_by_namespace.end(), [](bool ns) { return ns; });
 }
 
+// `extern __shared__ T name[];` with its specifiers in any order CUDA accepts (`extern double __shared__
+// sdata[];`, `extern __shared__ __align__(16) float4 tile[];`): where the statement begins and ends, T and name.
+struct DynamicSharedArray {
+    size_t begin = 0, end = 0;  // the statement, its `;` included
+    std::string type, name;
+};
+
+std::vector<DynamicSharedArray> dynamic_shared_arrays(const std::string& blank) {
+    static const std::regex shape(R"(^([\s\S]*?)\b([A-Za-z_]\w*)\s*\[\s*\]\s*;$)");
+    static const std::regex specifiers(R"(\b(extern|__shared__|static)\b|\b(__align__|alignas)\s*\(\s*\d+\s*\))");
+    std::vector<DynamicSharedArray> found;
+    static const std::regex shared_word(R"(\b__shared__\b)");
+    for (auto it = std::sregex_iterator(blank.begin(), blank.end(), shared_word); it != std::sregex_iterator(); ++it) {
+        const size_t at = static_cast<size_t>(it->position(0));
+        const size_t previous = at == 0 ? std::string::npos : blank.find_last_of(";{}\n#", at - 1);
+        size_t begin = previous == std::string::npos ? 0 : previous + 1;
+        begin = blank.find_first_not_of(" \t\r\n", begin);
+        const size_t semicolon = blank.find_first_of(";{}", at);
+        if (semicolon == std::string::npos || blank[semicolon] != ';' || begin == std::string::npos || begin > at) continue;
+        const std::string statement = blank.substr(begin, semicolon + 1 - begin);
+        std::smatch parts;
+        if (!std::regex_search(statement, std::regex(R"(\bextern\b)")) || !std::regex_match(statement, parts, shape)) continue;
+        std::string type = std::regex_replace(parts[1].str(), specifiers, " ");
+        type = std::regex_replace(type, std::regex(R"(\s+)"), " ");
+        type.erase(0, type.find_first_not_of(' '));
+        while (!type.empty() && type.back() == ' ') type.pop_back();
+        if (type.empty()) continue;
+        found.push_back({begin, semicolon + 1, type, parts[2].str()});
+    }
+    return found;
+}
+
 // The first include of a library header the emulated device does not have, with what to say about it:
 // of CUB it runs the block and warp primitives (runtime/emu/include/cub), of libcu++ the function objects.
 std::optional<std::pair<size_t, std::string>> unemulated_include(const std::string& blank) {
@@ -102,15 +134,11 @@ EmulatedSource prepare_emulated_source(const std::string& source, const std::str
 
     // extern __shared__ T name[]; -> a pointer into this block's dynamic shared memory, same line.
     std::string text = source;
-    const std::regex extern_shared(
-        R"(\bextern\s+__shared__\s+((?:__align__\s*\(\s*\d+\s*\)\s*|alignas\s*\(\s*\d+\s*\)\s*)*)([A-Za-z_][\w:<>,\s]*?)\s*([A-Za-z_]\w*)\s*\[\s*\]\s*;)");
     std::vector<std::pair<size_t, std::pair<size_t, std::string>>> edits;  // offset, (length, replacement)
-    for (auto it = std::sregex_iterator(blank.begin(), blank.end(), extern_shared); it != std::sregex_iterator(); ++it) {
-        const auto& m = *it;
-        const size_t offset = static_cast<size_t>(m.position(0));
-        std::string type = m[2].str();
-        const std::string name = m[3].str();
-        while (!type.empty() && std::isspace(static_cast<unsigned char>(type.back()))) type.pop_back();
+    for (const DynamicSharedArray& m : dynamic_shared_arrays(blank)) {
+        const size_t offset = m.begin;
+        const std::string& type = m.type;
+        const std::string& name = m.name;
         const std::string pointer = "(reinterpret_cast<" + type + "*>(::kplay_emu::dynamic_smem()))";
         std::string replacement;
         if (at_namespace_scope(blank, offset)) {
@@ -119,8 +147,7 @@ EmulatedSource prepare_emulated_source(const std::string& source, const std::str
             const size_t line_end = blank.find('\n', offset);
             const std::string before = blank.substr(line_start == std::string::npos ? 0 : line_start + 1,
                                                     offset - (line_start == std::string::npos ? 0 : line_start + 1));
-            const std::string after = blank.substr(offset + m.length(0), (line_end == std::string::npos ? blank.size() : line_end) -
-                                                                             (offset + m.length(0)));
+            const std::string after = blank.substr(m.end, (line_end == std::string::npos ? blank.size() : line_end) - m.end);
             if (before.find_first_not_of(" \t") != std::string::npos || after.find_first_not_of(" \t\r") != std::string::npos)
                 throw InputError(display_path + ":" + std::to_string(line_of(source, offset)) +
                                  ": for the emulated device, put `extern __shared__ ... " + name + "[];` on a line of its own.");
@@ -128,7 +155,7 @@ EmulatedSource prepare_emulated_source(const std::string& source, const std::str
         } else {
             replacement = type + "* const " + name + " = " + pointer + ";";
         }
-        edits.push_back({offset, {m.length(0), replacement}});
+        edits.push_back({offset, {m.end - offset, replacement}});
     }
     for (auto edit = edits.rbegin(); edit != edits.rend(); ++edit) text.replace(edit->first, edit->second.first, edit->second.second);
 

@@ -1,5 +1,6 @@
 // Annotation parsing, the task a file runs, and what can be inferred about its kernel.
 #include "kernel_file/kernel_spec.hpp"
+#include "kernel_file/kernel_types.hpp"
 #include "kernel_file/task_sizes.hpp"
 
 #include <algorithm>
@@ -29,46 +30,21 @@ std::string base_name(const std::string& name_expression) { return trim(name_exp
 std::string list_kernels(const std::vector<KernelDecl>& kernels) {
     std::vector<std::string> names;
     for (const auto& kernel : kernels)
-        names.push_back(kernel.name + (kernel.is_template ? "<...>" : "") + " (line " + std::to_string(kernel.line) + ")");
+        names.push_back(kernel.qualified_name() + (kernel.is_template ? "<...>" : "") + " (line " + std::to_string(kernel.line) + ")");
     return join(names);
+}
+
+// A name expression as NVRTC and the host compiler must see it from outside the kernel's namespaces:
+// `kernel=rms_norm_kernel<float>` for a kernel in namespace vllm is vllm::rms_norm_kernel<float>.
+std::string qualified_expression(const std::string& expression, const KernelDecl* decl) {
+    if (!decl || decl->scope.empty() || base_name(expression).find("::") != std::string::npos) return expression;
+    return decl->scope + "::" + trim(expression);
 }
 
 std::string param_list(const KernelDecl& decl) {
     std::vector<std::string> names;
     for (const auto& param : decl.params) names.push_back(param.name.empty() ? param.type : param.name);
     return join(names);
-}
-
-// "const float *__restrict__" -> "float*": what a parameter holds, without qualifiers that do not
-// change how an argument is passed.
-std::string plain_type(std::string type) {
-    for (const char* qualifier : {"__restrict__", "__restrict", "restrict", "volatile", "const"}) {
-        for (size_t at = type.find(qualifier); at != std::string::npos; at = type.find(qualifier, at)) {
-            const size_t end = at + std::string(qualifier).size();
-            const bool word_start = at == 0 || !(std::isalnum(static_cast<unsigned char>(type[at - 1])) || type[at - 1] == '_');
-            const bool word_end = end >= type.size() || !(std::isalnum(static_cast<unsigned char>(type[end])) || type[end] == '_');
-            if (word_start && word_end) type.erase(at, end - at);
-            else at = end;
-        }
-    }
-    std::string compact;
-    for (char c : type)
-        if (!std::isspace(static_cast<unsigned char>(c))) compact += c;
-    return compact;
-}
-
-// A fixed-width name as the built-in type it stands for ("int8_t*" -> "signedchar*", as plain_type
-// writes it), so a reference in <cstdint> names matches a kernel in C's: the same type, not a mismatch.
-std::string same_width_type(const std::string& type) {
-    static const std::pair<const char*, const char*> kNames[] = {
-        {"int8_t", "signedchar"}, {"uint8_t", "unsignedchar"}, {"int16_t", "short"}, {"uint16_t", "unsignedshort"},
-        {"int32_t", "int"}, {"uint32_t", "unsigned"}, {"unsignedint", "unsigned"}, {"int64_t", "longlong"},
-        {"uint64_t", "unsignedlonglong"}};
-    const size_t end = type.find_first_of("*&");
-    const std::string base = type.substr(0, end), rest = end == std::string::npos ? "" : type.substr(end);
-    for (const auto& [name, builtin] : kNames)
-        if (base == name || base == std::string("std::") + name) return builtin + rest;
-    return type;
 }
 
 struct Settings {
@@ -150,7 +126,7 @@ TaskSpec choose_task(std::string_view source, const std::filesystem::path& path,
         throw InputError(where + ": unknown task '" + named + "' (built in: " + builtin_task_names() +
                          "). To declare your own, add kplay-sizes and kplay-buffer lines (README, \"Your own task\").");
     }
-    const std::string folder = path.parent_path().filename().string();
+    const std::string folder = kernel_folder_name(path);  // where the file lies, whatever the path typed
     if (const TaskSpec* builtin = find_builtin_task(folder)) {
         spec.inferred.push_back("task from folder: " + folder);
         return *builtin;
@@ -165,6 +141,7 @@ void choose_kernel(const std::string& where, bool named, KernelSpec& spec) {
         if (!spec.declaration())
             throw InputError(where + ": no kernel named '" + base_name(spec.kernel) + "'. The file has: " +
                              (spec.kernels.empty() ? std::string("no __global__ kernels") : list_kernels(spec.kernels)) + ".");
+        spec.kernel = qualified_expression(spec.kernel, spec.declaration());
         return;
     }
     if (spec.kernels.empty()) throw InputError(where + ": no __global__ kernel found in the file.");
@@ -172,9 +149,9 @@ void choose_kernel(const std::string& where, bool named, KernelSpec& spec) {
         throw InputError(where + ": the file has " + std::to_string(spec.kernels.size()) + " kernels: " + list_kernels(spec.kernels) +
                          ". Say which with '// kplay: kernel=NAME'.");
     if (spec.kernels.front().is_template)
-        throw InputError(where + ": kernel " + spec.kernels.front().name + " is a template; name an instance, e.g. '// kplay: kernel=" +
-                         spec.kernels.front().name + "<16>'.");
-    spec.kernel = spec.kernels.front().name;
+        throw InputError(where + ": kernel " + spec.kernels.front().qualified_name() + " is a template; name an instance, e.g. '// kplay: kernel=" +
+                         spec.kernels.front().qualified_name() + "<16>'.");
+    spec.kernel = spec.kernels.front().qualified_name();
     spec.inferred.push_back("kernel: the only __global__ in the file");
 }
 
@@ -242,10 +219,15 @@ void check_host_reference(std::string_view source, const std::string& where, Ker
     const KernelDecl* kernel = spec.declaration();
     if (!kernel) return;
     const std::string at = expanded_location(source, function->line, where) + ": the reference " + name;
-    if (function->params.size() != kernel->params.size())
+    const TypeAliases aliases = type_aliases(source);
+    // The kernel's arguments, or those then the task's sizes in order (a kernel without a size parameter).
+    const size_t sizes = spec.task.sizes.names.size();
+    const bool with_sizes = sizes > 0 && function->params.size() == kernel->params.size() + sizes;
+    if (function->params.size() != kernel->params.size() && !with_sizes)
         throw InputError(at + " takes " + std::to_string(function->params.size()) + " parameters, but kernel " + kernel->name + " takes " +
                          std::to_string(kernel->params.size()) + " (" + param_list(*kernel) +
-                         "): the reference is called with the kernel's arguments.");
+                         "): the reference is called with the kernel's arguments" +
+                         (sizes ? ", and may take the task's sizes after them (" + join(spec.task.sizes.names, ", ") + ")" : std::string()) + ".");
     for (size_t i = 0; i < kernel->params.size(); ++i) {
         const KernelParam& want = kernel->params[i];
         const KernelParam& got = function->params[i];
@@ -254,9 +236,11 @@ void check_host_reference(std::string_view source, const std::string& where, Ker
         if (got.is_pointer() != want.is_pointer())
             throw InputError(at + ": " + which + (got.is_pointer() ? " is a pointer" : " is a value") + ", but " + theirs +
                              (want.is_pointer() ? " is a pointer." : " is a value."));
-        if (!kernel->is_template && same_width_type(plain_type(got.type)) != same_width_type(plain_type(want.type)))
-            throw InputError(at + ": " + which + " has type '" + plain_type(got.type) + "', but " + theirs + " has '" +
-                             plain_type(want.type) + "'.");
+        // Compared as the compiler sees them (aliases resolved); a type only the compiler can tell (a template
+        // parameter, a struct) is left to the size check when the reference is built.
+        const std::string got_type = canonical_type(got.type, aliases), want_type = canonical_type(want.type, aliases);
+        if (!kernel->is_template && is_builtin_type(got_type) && is_builtin_type(want_type) && got_type != want_type)
+            throw InputError(at + ": " + which + " has type '" + got_type + "', but " + theirs + " has '" + want_type + "'.");
     }
 }
 
@@ -267,14 +251,15 @@ void read_following_launches(std::string_view source, const std::string& where, 
         const int number = found.number;
         const std::string& rest = found.rest;
         const std::string at = where + ":" + std::to_string(number) + ": kplay-launch: ";
-        std::istringstream tokens(rest);
+        const std::vector<std::string> tokens = annotation_tokens(rest);
         FollowingLaunch launch;
         launch.line = number;
-        if (!(tokens >> launch.kernel) || launch.kernel.find('=') != std::string::npos)
+        if (tokens.empty() || tokens.front().find('=') != std::string::npos)
             throw InputError(at + "name the kernel first, e.g. '// kplay-launch: add_block_sums grid=cdiv(n,1024)'");
+        launch.kernel = unquoted(tokens.front());
         std::vector<std::pair<std::string, std::string>> entries;
-        std::string token;
-        while (tokens >> token) {
+        for (size_t t = 1; t < tokens.size(); ++t) {
+            const std::string token = unquoted(tokens[t]);
             const auto equals = token.find('=');
             const std::string key = equals == std::string::npos ? "" : token.substr(0, equals);
             if (key == "block" || key == "grid" || key == "smem" || key == "args") {
@@ -282,7 +267,7 @@ void read_following_launches(std::string_view source, const std::string& where, 
                     if (entry.first == key) throw InputError(at + "'" + key + "' is given twice");
                 entries.emplace_back(key, token.substr(equals + 1));
             } else if (!entries.empty()) {
-                entries.back().second += token;
+                continue_value(entries.back().second, token);
             } else {
                 throw InputError(at + "expected key=value, got '" + token + "' (keys: block, grid, smem, args)");
             }
@@ -349,9 +334,10 @@ const TensorMapDecl* KernelSpec::tensor_map(const std::string& name) const {
 }
 
 const KernelDecl* KernelSpec::declaration_of(const std::string& name_expression) const {
-    const std::string base = base_name(name_expression);
+    std::string base = base_name(name_expression);
+    if (base.rfind("::", 0) == 0) base.erase(0, 2);
     for (const auto& decl : kernels)
-        if (decl.name == base) return &decl;
+        if (decl.name == base || decl.qualified_name() == base) return &decl;
     return nullptr;
 }
 
@@ -377,6 +363,42 @@ std::vector<std::string> KernelSpec::kernel_expressions() const {
     return names;
 }
 
+std::vector<std::string> annotation_tokens(const std::string& text) {
+    std::vector<std::string> tokens;
+    std::string token;
+    bool quoted = false, in_token = false;
+    for (char c : text) {
+        if (c == '"') {
+            quoted = !quoted;
+            in_token = true;
+            token += c;
+        } else if (!quoted && std::isspace(static_cast<unsigned char>(c))) {
+            if (in_token) tokens.push_back(token);
+            token.clear();
+            in_token = false;
+        } else {
+            token += c;
+            in_token = true;
+        }
+    }
+    if (in_token) tokens.push_back(token);
+    return tokens;
+}
+
+std::string unquoted(const std::string& value) {
+    std::string out;
+    for (char c : value)
+        if (c != '"') out += c;
+    return out;
+}
+
+void continue_value(std::string& value, const std::string& token) {
+    const auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    // Two words stay two words ("unsigned int", "(const float*)"); "cdiv(n," and "1024)" join as written.
+    if (!value.empty() && !token.empty() && word(value.back()) && word(token.front())) value += ' ';
+    value += token;
+}
+
 std::optional<Annotation> find_annotation(std::string_view source) {
     std::istringstream lines{std::string(source)};
     std::string line;
@@ -390,17 +412,15 @@ std::optional<Annotation> find_annotation(std::string_view source) {
         Annotation annotation;
         annotation.line = number;
         // Tokens are key=value separated by spaces; a token without '=' continues the previous value,
-        // so "smem=2 * tw * tw * 4" reads as one expression.
-        std::istringstream tokens(line.substr(marker + 6));
-        std::string token;
-        while (tokens >> token) {
+        // so "smem=2 * tw * tw * 4" reads as one expression and "kernel=k<unsigned int, 256>" keeps its space.
+        for (const std::string& token : annotation_tokens(line.substr(marker + 6))) {
             const auto equals = token.find('=');
             const std::string key = equals == std::string::npos ? "" : token.substr(0, equals);
             const bool is_key = !key.empty() && key.find_first_not_of("abcdefghijklmnopqrstuvwxyz_") == std::string::npos;
             if (is_key) {
-                annotation.entries.emplace_back(key, token.substr(equals + 1));
+                annotation.entries.emplace_back(key, unquoted(token.substr(equals + 1)));
             } else if (!annotation.entries.empty()) {
-                annotation.entries.back().second += token;
+                continue_value(annotation.entries.back().second, unquoted(token));
             } else {
                 throw InputError("kplay annotation at line " + std::to_string(number) + ": expected key=value, got '" + token +
                                  "' (keys: " + kKnownKeys + ")");
@@ -442,6 +462,7 @@ KernelSpec resolve(std::string_view source, const std::filesystem::path& path, c
         spec.inferred.push_back("block: " + join(spec.block, ","));
     }
     read_following_launches(source, where, spec);
+    for (FollowingLaunch& launch : spec.following) launch.kernel = qualified_expression(launch.kernel, spec.declaration_of(launch.kernel));
     check_tensor_map_arguments(where, spec);
     // A host reference may live in a header the file includes under KPLAY_REFERENCE (a ladder's one
     // reference.h): it is looked for, and checked, in the text the reference is built from.

@@ -81,6 +81,12 @@ struct Annotation {
     std::vector<std::pair<std::string, std::string>> entries;
 };
 std::optional<Annotation> find_annotation(std::string_view source);
+// An annotation's text split at spaces outside double quotes (`args="(const float*)x",n`); the quotes
+// stay in the tokens (unquoted() takes them out of a value).
+std::vector<std::string> annotation_tokens(const std::string& text);
+std::string unquoted(const std::string& value);
+// A token that goes on with the value before it: two words keep a space between them.
+void continue_value(std::string& value, const std::string& token);
 
 // Builds the spec. Throws InputError with an exact message when something cannot be inferred, the
 // task is unknown or declared wrongly, or a host reference is missing or takes other parameters than

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <fstream>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -36,6 +38,12 @@ std::string read_source_file(const fs::path& path) {
     if (text.find('\0') != std::string::npos)
         throw InputError("Kernel file " + path.string() + " contains NUL bytes; is it a binary file?");
     return text;
+}
+
+std::string kernel_folder_name(const std::filesystem::path& path) {
+    std::error_code error;
+    const std::filesystem::path real = std::filesystem::weakly_canonical(std::filesystem::absolute(path, error), error);
+    return (error ? path : real).parent_path().filename().string();
 }
 
 bool match_kplay_line(std::string_view line, std::string& name, std::string& rest) {
@@ -214,36 +222,95 @@ bool ends_inside_extern_c_block(std::string_view text) {
 
 }  // namespace
 
+namespace {
+
+// The named namespaces open at each of `offsets` (ascending), joined with "::": a brace opened by
+// `namespace a {`, `namespace a::b {` or `inline namespace c {` adds its name; `namespace {` adds none.
+std::vector<std::string> namespaces_at(const std::string& code, const std::vector<size_t>& offsets) {
+    static const std::regex opener(R"((?:^|[\s;{}])(?:inline\s+)?namespace\s*([A-Za-z_][\w:]*)?\s*$)");
+    std::vector<std::string> scopes;
+    std::vector<std::string> stack;  // one entry per open brace: its namespace name, "" for any other brace
+    size_t statement_start = 0, next = 0;
+    for (size_t i = 0; i <= code.size() && next < offsets.size(); ++i) {
+        while (next < offsets.size() && offsets[next] == i) {
+            std::string scope;
+            for (const std::string& name : stack)
+                if (!name.empty() && name != "\x01") scope += (scope.empty() ? "" : "::") + name;
+            scopes.push_back(scope);
+            ++next;
+        }
+        if (i == code.size()) break;
+        const char c = code[i];
+        if (c == '{') {
+            std::smatch match;
+            const std::string head = code.substr(statement_start, i - statement_start);
+            if (std::regex_search(head, match, opener)) stack.push_back(match[1].matched ? match[1].str() : "\x01");
+            else stack.push_back("");
+        } else if (c == '}' && !stack.empty()) {
+            stack.pop_back();
+        }
+        if (c == ';' || c == '{' || c == '}') statement_start = i + 1;
+    }
+    while (scopes.size() < offsets.size()) scopes.emplace_back();
+    return scopes;
+}
+
+size_t matching_paren_at(const std::string& code, size_t open) {
+    int depth = 0;
+    for (size_t i = open; i < code.size(); ++i) {
+        if (code[i] == '(') ++depth;
+        else if (code[i] == ')' && --depth == 0) return i;
+    }
+    return std::string::npos;
+}
+
+// Whether the parenthesis at `close` ends a function's parameter list: what follows is its body or the
+// end of its declaration (a `<(N > 0)>` inside a return type, or `__launch_bounds__(256)`, is followed by more of the head).
+bool ends_parameter_list(const std::string& code, size_t close) {
+    size_t after = code.find_first_not_of(" \t\r\n", close + 1);
+    if (after == std::string::npos) return true;
+    static const char* const trailers[] = {"noexcept", "const", "__attribute__", "throw", "->", "override"};
+    for (const char* trailer : trailers)
+        if (code.compare(after, std::strlen(trailer), trailer) == 0) return true;
+    return code[after] == '{' || code[after] == ';';
+}
+
+}  // namespace
+
 std::vector<KernelDecl> find_kernels(std::string_view source) {
     const std::string code = blank_comments_and_strings(source);
     std::vector<KernelDecl> kernels;
+    std::vector<size_t> offsets;  // each kernel's __global__, for its namespaces
     std::set<std::string> seen;
     size_t at = 0;
     while ((at = code.find("__global__", at)) != std::string::npos) {
         const size_t keyword = at;
         at += 10;
         if (keyword > 0 && (std::isalnum(static_cast<unsigned char>(code[keyword - 1])) || code[keyword - 1] == '_')) continue;
-        // The name is the identifier just before the parameter list's parenthesis; attribute-like
-        // parentheses in between (__launch_bounds__(256), __attribute__((...))) are skipped.
+        // The name is the identifier just before the parameter list's parenthesis: the first parenthesis
+        // whose match ends the head (a body or a `;` follows), so that attribute-like parentheses
+        // (__launch_bounds__(256), __attribute__((...))) and those of a return type
+        // (std::enable_if_t<(N > 0)>) are passed over.
         size_t open = at, name_start = 0, name_end = 0;
+        const size_t head_end = code.find_first_of("{;", at);  // the search never leaves the head
         for (;;) {
             open = code.find('(', open);
-            if (open == std::string::npos) break;
+            if (open == std::string::npos || (head_end != std::string::npos && open > head_end)) {
+                open = std::string::npos;
+                break;
+            }
             name_end = open;
             while (name_end > at && std::isspace(static_cast<unsigned char>(code[name_end - 1]))) --name_end;
             name_start = name_end;
             while (name_start > at && (std::isalnum(static_cast<unsigned char>(code[name_start - 1])) || code[name_start - 1] == '_'))
                 --name_start;
             const std::string word = code.substr(name_start, name_end - name_start);
-            if (word != "__launch_bounds__" && word != "__attribute__" && word != "__maxnreg__") break;
-            int depth = 0;
-            for (; open < code.size(); ++open) {
-                if (code[open] == '(') ++depth;
-                else if (code[open] == ')' && --depth == 0) break;
-            }
+            const size_t match = matching_paren_at(code, open);
+            const bool attribute = word == "__launch_bounds__" || word == "__attribute__" || word == "__maxnreg__";
+            if (match == std::string::npos || (!attribute && name_start != name_end && ends_parameter_list(code, match))) break;
+            open = match;
         }
-        if (open == std::string::npos) break;
-        if (name_start == name_end) continue;
+        if (open == std::string::npos || name_start == name_end) continue;
         // Matching close parenthesis.
         int depth = 0;
         size_t close = open;
@@ -266,9 +333,14 @@ std::vector<KernelDecl> find_kernels(std::string_view source) {
         kernel.is_extern_c = raw_prefix.find("extern \"C\"") != std::string::npos ||
                              ends_inside_extern_c_block(source.substr(0, keyword));
         kernel.params = split_params(code.substr(open + 1, close - open - 1));
-        if (seen.insert(kernel.name).second) kernels.push_back(std::move(kernel));
+        if (seen.insert(kernel.name).second) {
+            offsets.push_back(keyword);
+            kernels.push_back(std::move(kernel));
+        }
         at = close;
     }
+    const std::vector<std::string> scopes = namespaces_at(code, offsets);
+    for (size_t k = 0; k < kernels.size(); ++k) kernels[k].scope = scopes[k];
     return kernels;
 }
 

@@ -24,12 +24,19 @@ struct KernelDecl {
     bool is_extern_c = false;
     std::vector<KernelParam> params;
     int line = 0;
+    std::string scope;  // the named namespaces around it, "vllm" or "a::b"; empty at namespace scope or in an unnamed one
+    // The name as code outside its namespaces names it: "vllm::rms_norm_kernel".
+    std::string qualified_name() const { return scope.empty() ? name : scope + "::" + name; }
 };
 
 // Reads a kernel file: strips a UTF-8 byte-order mark (NVRTC would see it as text) and turns CRLF line
 // endings into LF, so that a file saved on Windows reads as it does elsewhere (lines keep their numbers).
 // Throws InputError with a clear message when the file is missing, unreadable or not text.
 std::string read_source_file(const std::filesystem::path& path);
+
+// The name of the folder a kernel file really lies in: from its absolute path with symbolic links
+// resolved, so "seed.cu" run from inside grayscale/, or a link to a ladder's step, names its task folder.
+std::string kernel_folder_name(const std::filesystem::path& path);
 
 // Reads `// kplay-NAME: REST` (a declaration or launch line) into NAME and REST, as std::regex
 // R"(^\s*//\s*kplay-([A-Za-z]+)\s*:(.*)$)" would, by hand: the regex recursed once per character and

@@ -464,7 +464,7 @@ std::string default_name(const std::filesystem::path& path) {
     const std::string stem = path.stem().string();
     // A ladder step (01_naive.cu) takes its folder's name: the task the ladder climbs.
     const bool numbered = !stem.empty() && std::isdigit(static_cast<unsigned char>(stem[0]));
-    const std::string folder = path.parent_path().filename().string();
+    const std::string folder = kernel_folder_name(path);
     std::string name = numbered && !folder.empty() ? folder : stem;
     for (auto& c : name)
         if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) c = '_';

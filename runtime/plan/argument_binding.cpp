@@ -6,11 +6,14 @@
 
 #include <cstring>
 #include <limits>
+#include <map>
 #include <optional>
+#include <regex>
 #include <tuple>
 
 #include "base/error.hpp"
 #include "base/text.hpp"
+#include "kernel_file/kernel_types.hpp"
 #include "plan/tensor_map_plan.hpp"
 
 namespace kplay {
@@ -33,33 +36,64 @@ int find_buffer(const std::vector<BindableBuffer>& buffers, const std::string& n
     return -1;
 }
 
-// The element size a scalar pointee type names, or 0 when it is not a plain scalar (float4, a struct,
-// a template parameter: a kernel may view a buffer through a wider type on purpose).
-size_t scalar_size(const std::string& type) {
-    std::string plain, text = type;
-    for (const char* qualifier : {"__restrict__", "__restrict", "volatile", "const", "*"}) {
-        for (size_t at = text.find(qualifier); at != std::string::npos; at = text.find(qualifier)) text.erase(at, std::string(qualifier).size());
-    }
-    for (char c : text)
-        if (!std::isspace(static_cast<unsigned char>(c))) plain += c;
-    if (plain == "float" || plain == "int" || plain == "unsigned" || plain == "unsignedint" || plain == "int32_t" || plain == "uint32_t")
-        return 4;
-    if (plain == "double" || plain == "longlong" || plain == "int64_t" || plain == "uint64_t" || plain == "unsignedlonglong") return 8;
-    if (plain == "char" || plain == "unsignedchar" || plain == "signedchar" || plain == "uint8_t" || plain == "int8_t" || plain == "uchar")
-        return 1;
-    if (plain == "__half" || plain == "half" || plain == "short" || plain == "unsignedshort" || plain == "uint16_t" || plain == "int16_t")
-        return 2;
-    if (plain == "__nv_bfloat16" || plain == "nv_bfloat16") return 2;
-    if (plain == "__nv_fp8_e4m3" || plain == "__nv_fp8_e5m2" || plain == "__nv_fp8_storage_t") return 1;
-    return 0;
+// A pointee or field type as the compiler sees it, without the pointer: "const float *__restrict__" -> "float".
+std::string pointee(const std::string& type) {
+    std::string canonical = canonical_type(type);
+    while (!canonical.empty() && (canonical.back() == '*' || canonical.back() == '&')) canonical.pop_back();
+    return canonical;
 }
 
+// The element size a scalar type names, or 0 when it is not a plain scalar (float4, a struct, a
+// template parameter: a kernel may view a buffer through a wider type on purpose).
+size_t scalar_size(const std::string& type) {
+    static const std::map<std::string, size_t> sizes = {
+        {"float", 4}, {"int", 4}, {"unsigned", 4}, {"double", 8}, {"longlong", 8}, {"unsignedlonglong", 8}, {"char", 1},
+        {"signedchar", 1}, {"unsignedchar", 1}, {"uchar", 1}, {"short", 2}, {"unsignedshort", 2}, {"__half", 2},
+        {"__nv_bfloat16", 2}, {"__nv_fp8_e4m3", 1}, {"__nv_fp8_e5m2", 1}, {"__nv_fp8_storage_t", 1}};
+    const auto found = sizes.find(pointee(type));
+    return found == sizes.end() ? 0 : found->second;
+}
+
+// The floating-point element type a scalar type is, if it is one.
+std::optional<ElementType> floating_type(const std::string& scalar) {
+    static const std::map<std::string, ElementType> floats = {{"float", ElementType::f32},     {"double", ElementType::f64},
+                                                              {"__half", ElementType::f16},    {"__nv_bfloat16", ElementType::bf16},
+                                                              {"__nv_fp8_e4m3", ElementType::fp8_e4m3}, {"__nv_fp8_e5m2", ElementType::fp8_e5m2}};
+    const auto found = floats.find(scalar);
+    if (found == floats.end()) return std::nullopt;
+    return found->second;
+}
+
+// A pointer's element type against its buffer's: the size must match, and a float must not read integers
+// (or another float format). Signedness may differ: a kernel may count in unsigned what is declared i32.
 void check_pointee(const std::string& label, const KernelParam& param, const BindableBuffer& buffer) {
     const size_t size = scalar_size(param.type);
-    if (size != 0 && size != element_size(buffer.type))
-        throw InputError(label + " points to '" + param.type + "' (" + std::to_string(size) + "-byte elements), but buffer '" +
+    if (size == 0) return;
+    const std::string wants = pointee(param.type);
+    if (size != element_size(buffer.type))
+        throw InputError(label + " points to '" + wants + "' (" + std::to_string(size) + "-byte elements), but buffer '" +
                          buffer.name + "' holds " + element_type_name(buffer.type) + " (" + std::to_string(element_size(buffer.type)) +
                          " bytes each).");
+    const auto kernel_float = floating_type(wants);
+    const bool buffer_float = is_floating(buffer.type);
+    if ((kernel_float.has_value() != buffer_float) || (kernel_float && *kernel_float != buffer.type))
+        throw InputError(label + " points to '" + wants + "', but buffer '" + buffer.name + "' holds " + element_type_name(buffer.type) +
+                         (kernel_float ? ": declare it " + std::string(element_type_name(*kernel_float)) + ", the kernel's type"
+                                       : std::string(": the kernel reads integers where the buffer holds ") +
+                                             (buffer_float ? "floating-point numbers" : "another format")) +
+                         ".");
+}
+
+// `(const float*)x` or `(unsigned int)n` as the argument's operand alone: the parameter's own type decides
+// how kplay passes it, so a cast written for a reader (or copied from a launch) is dropped.
+std::string without_cast(const std::string& arg) {
+    static const std::regex cast(R"(^\s*\(\s*((?:const\s+|volatile\s+)?[A-Za-z_][\w\s:<>,]*?\s*\**)\s*\)\s*(\S.*)$)");
+    std::smatch match;
+    if (!std::regex_match(arg, match, cast)) return arg;
+    const std::string type = match[1].str();
+    const bool pointer = type.find('*') != std::string::npos;
+    if (!pointer && !is_builtin_type(canonical_type(type))) return arg;  // `(n)*2` is arithmetic, not a cast
+    return match[2].str();
 }
 
 }  // namespace
@@ -155,7 +189,8 @@ std::string pointer_text(const PointerSlot& slot, const std::vector<BindableBuff
 }
 
 bool is_real_type(const std::string& type, size_t size) {
-    return (type.find("double") != std::string::npos && size == 8) || (type.find("float") != std::string::npos && size == 4);
+    const std::string scalar = canonical_type(type);
+    return (scalar == "double" && size == 8) || (scalar == "float" && size == 4);
 }
 
 // A scalar's bytes at `out` (room for `size`), typed by `type`: a float or double takes a real
@@ -283,14 +318,15 @@ std::vector<BoundArgument> bind_arguments(const std::string& kernel_name, const 
     for (size_t i = 0; i < args.size(); ++i) {
         BoundArgument& argument = bound[i];
         argument.binding = args[i];
+        const std::string arg = without_cast(args[i]);
         const KernelParam* param = declaration_matches ? &declaration->params[i] : nullptr;
         if (param) argument.param = param->name;
         const std::string label = ordinal(i) + (argument.param.empty() ? "" : " (" + argument.param + ")") + " of " + kernel_name;
         const size_t size = params[i].size;
 
         // "tw=16": the literal's name, which the integer expressions know; "lr=1e-3": its text, for a real.
-        const auto equals = args[i].find('=');
-        const std::string name = trim(equals == std::string::npos ? args[i] : args[i].substr(0, equals));
+        const auto equals = arg.find('=');
+        const std::string name = trim(equals == std::string::npos ? arg : arg.substr(0, equals));
         if (const auto map = std::find(tensor_maps.begin(), tensor_maps.end(), name); map != tensor_maps.end()) {
             bind_tensor_map(argument, label, name, size, param, static_cast<int>(map - tensor_maps.begin()));
             continue;
@@ -302,12 +338,22 @@ std::vector<BoundArgument> bind_arguments(const std::string& kernel_name, const 
         }
         const bool names_buffer = equals == std::string::npos && find_buffer(buffers, trim(name.substr(0, name.find('+')))) >= 0;
         if ((param && param->is_pointer()) || names_buffer) {
-            bind_pointer(argument, label, trim(args[i]), size, param, names, buffers);
+            bind_pointer(argument, label, trim(arg), size, param, names, buffers);
+            continue;
+        }
+        // `tag_bool<true>{}`, `std::true_type{}`: an empty object, which is one byte and carries nothing but its type.
+        if (const std::string text = trim(arg); text.size() > 2 && text.compare(text.size() - 2, 2, "{}") == 0 &&
+                                                     std::regex_match(text, std::regex(R"(^[A-Za-z_:][\w:<>,\s]*\{\}$)"))) {
+            if (size != 1)
+                throw InputError(label + " is " + std::to_string(size) + " bytes, but '" + text +
+                                 "' is an empty object (a tag type, 1 byte): is the argument in the right place?");
+            store(argument, uint8_t{0}, "empty");
+            argument.value = text;
             continue;
         }
         const std::string type = param ? param->type : "";
         const bool real_literal = equals != std::string::npos && (is_real_type(type, size) || !names.count(name));
-        const std::string expression = real_literal ? args[i].substr(equals + 1) : name;
+        const std::string expression = real_literal ? arg.substr(equals + 1) : name;
         std::tie(argument.kind, argument.value) = store_scalar(label, type, size, expression, names, argument.storage);
         argument.size = size;
     }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <optional>
 
 #include "base/error.hpp"
 #include "base/text.hpp"
@@ -128,11 +129,14 @@ LaunchPlan plan_launch(const KernelSpec& spec, const std::vector<std::string>& a
 
     LaunchConfig& launch = plan.launch;
     launch.block = {checked.at("block_x"), checked.at("block_y"), checked.at("block_z")};
-    const std::vector<int64_t> grid = settings.grid ? *settings.grid : evaluate_all(spec.grid, plan.names, "grid");
+    // The first launch's grid and smem expressions see its block (`smem=4*block_x`); a later launch's already
+    // see the first launch's block_x, as the caller gave them.
+    const NamedValues& sized = values.count("block_x") ? plan.names : checked;
+    const std::vector<int64_t> grid = settings.grid ? *settings.grid : evaluate_all(spec.grid, sized, "grid");
     plan.extent = launch_extent(spec.task, spec.launch_dims, plan.names, buffers);
     launch.auto_grid = grid.empty();
     launch.grid = launch.auto_grid ? auto_grid(plan.extent, launch.block) : to_dim3(grid);
-    launch.dynamic_smem = settings.smem ? *settings.smem : spec.smem.empty() ? 0 : evaluate_all({spec.smem}, plan.names, "smem").front();
+    launch.dynamic_smem = settings.smem ? *settings.smem : spec.smem.empty() ? 0 : evaluate_all({spec.smem}, sized, "smem").front();
     if (!spec.cluster.empty()) launch.cluster = to_dim3(evaluate_all(spec.cluster, plan.names, "cluster"));
     launch.cooperative = spec.cooperative;
     plan.coverage = compute_coverage(launch, plan.extent, spec.launch_dims, spec.task.presentation.coverage);
@@ -147,6 +151,13 @@ LaunchPlan plan_launch(const KernelSpec& spec, const std::vector<std::string>& a
         for (const PlanBuffer& buffer : buffers) bindable.push_back({buffer.name, buffer.type, buffer.count});
         std::vector<std::string> maps;
         for (const auto& map : spec.tensor_maps) maps.push_back(map.name);
+        // The parameters as the instance has them: `T f` of a_kernel<float,256> is a float.
+        std::optional<KernelDecl> instance;
+        if (declaration && function->param_types.size() == declaration->params.size()) {
+            instance = *declaration;
+            for (size_t i = 0; i < instance->params.size(); ++i) instance->params[i].type = function->param_types[i];
+            declaration = &*instance;
+        }
         try {
             plan.arguments = bind_arguments(spec.kernel, with_overrides(args, settings.arg_overrides), plan.names, bindable, function->params,
                                             declaration, maps, spec.structs);

@@ -72,6 +72,22 @@ void check_declared_parameters(const ReferenceContext& context, const HostRefere
     }
 }
 
+// Each size the task declares, after `arguments`, as wide as the reference's parameter there (int or int64_t).
+void append_sizes(std::vector<BoundArgument>& arguments, const TaskSpec& task, const TaskData& data, const HostReferenceObject& object) {
+    for (const std::string& size : task.sizes.names) {
+        const size_t index = arguments.size();
+        BoundArgument& argument = arguments.emplace_back();
+        argument.binding = argument.value = size;
+        const int64_t value = data.values.at(size);
+        argument.size = index < object.param_sizes.size() ? object.param_sizes[index] : 4;
+        if (argument.size == 8) std::memcpy(argument.storage, &value, 8);
+        else {
+            const auto narrow = static_cast<int32_t>(value);
+            std::memcpy(argument.storage, &narrow, 4);
+        }
+    }
+}
+
 std::vector<BoundArgument> declared_arguments(const ReferenceContext& context, const TaskData& data, const HostReferenceObject& object) {
     const TaskSpec& task = context.spec->task;
     std::vector<BoundArgument> arguments;
@@ -82,18 +98,15 @@ std::vector<BoundArgument> declared_arguments(const ReferenceContext& context, c
         argument.size = sizeof(void*);
         argument.pointers.push_back({0, static_cast<int>(i), 0});  // with_addresses writes the buffer's address here
     }
-    for (size_t i = 0; i < task.sizes.names.size(); ++i) {
-        BoundArgument& argument = arguments.emplace_back();
-        const int64_t value = data.values.at(task.sizes.names[i]);
-        const size_t index = task.buffers.size() + i;
-        argument.size = index < object.param_sizes.size() ? object.param_sizes[index] : 4;
-        if (argument.size == 8) std::memcpy(argument.storage, &value, 8);
-        else {
-            const auto narrow = static_cast<int32_t>(value);
-            std::memcpy(argument.storage, &narrow, 4);
-        }
-    }
+    append_sizes(arguments, task, data, object);
     return arguments;
+}
+
+// A one-launch task's reference that asks for more than the kernel's parameters gets the task's sizes after
+// them (a kernel without a size parameter still has a reference that works at every size).
+bool takes_sizes_too(const ReferenceContext& context, const HostReferenceObject& object) {
+    return !takes_declared(context) && context.function && !context.spec->task.sizes.names.empty() &&
+           object.param_sizes.size() == context.function->params.size() + context.spec->task.sizes.names.size();
 }
 
 // It is called with the kernel's arguments, so each parameter must be as wide as the kernel's.
@@ -102,9 +115,19 @@ void check_parameters(const ReferenceContext& context, const HostReferenceObject
     if (takes_declared(context)) return check_declared_parameters(context, object);
     const auto& kernel = context.function->params;
     const std::string& name = context.spec->task.reference.function;
-    if (object.param_sizes.size() != kernel.size())
+    const TaskSpec& task = context.spec->task;
+    if (object.param_sizes.size() != kernel.size() && !takes_sizes_too(context, object))
         throw ReferenceError("The host reference " + name + " takes " + std::to_string(object.param_sizes.size()) +
-                             " parameters, but the kernel takes " + std::to_string(kernel.size()) + ".");
+                             " parameters, but the kernel takes " + std::to_string(kernel.size()) +
+                             (task.sizes.names.empty() ? std::string()
+                                                       : " (a reference may also take the task's sizes after the kernel's parameters: " +
+                                                             std::to_string(kernel.size() + task.sizes.names.size()) + " in all)") +
+                             ".");
+    for (size_t i = kernel.size(); i < object.param_sizes.size(); ++i)
+        if (object.param_sizes[i] != 4 && object.param_sizes[i] != 8)
+            throw ReferenceError("Parameter " + std::to_string(i + 1) + " of the host reference " + name + " is " +
+                                 std::to_string(object.param_sizes[i]) + " bytes, but it is size '" + task.sizes.names[i - kernel.size()] +
+                                 "' (int or int64_t), after the kernel's parameters.");
     for (size_t i = 0; i < kernel.size(); ++i)
         if (object.param_sizes[i] != kernel[i].size)
             throw ReferenceError("Parameter " + std::to_string(i + 1) + " of the host reference " + name + " is " +
@@ -139,8 +162,10 @@ ExpectedOutputs run_host_reference(const ReferenceContext& context, const TaskDa
         labels.push_back({host.name, element_c_name(host.type), element_size(host.type), reinterpret_cast<uintptr_t>(buffer.data()),
                           host.bytes(), buffer.mapping_begin(), buffer.mapping_end()});
     }
+    std::vector<BoundArgument> given = takes_declared(context) ? declared_arguments(context, data, object) : context.plan->arguments;
+    if (takes_sizes_too(context, object)) append_sizes(given, context.spec->task, data, object);
     std::vector<BoundArgument> arguments =
-        with_addresses(takes_declared(context) ? declared_arguments(context, data, object) : context.plan->arguments, [&](size_t index) { return reinterpret_cast<uint64_t>(buffers.at(index).data()); });
+        with_addresses(std::move(given), [&](size_t index) { return reinterpret_cast<uint64_t>(buffers.at(index).data()); });
 
     EmulatedCallRequest call;
     call.shared_object = object.shared_object;

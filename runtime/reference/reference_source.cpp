@@ -139,7 +139,10 @@ std::string blank_device_bodies(const std::string& source, const std::string& bl
         if (open == std::string::npos || blank[open] != '{' || !is_function_head(blank.substr(keyword, open - keyword)))
             continue;
         const size_t start = declaration_start(blank, keyword);
-        if (keyword == device && find_word(blank.substr(start, open - start), "__host__", 0) != std::string::npos)
+        // A __host__ __device__ function is the reference's too; so is a constexpr __device__ one (nvcc's
+        // --expt-relaxed-constexpr lets host code call it, and a constexpr body blanked would not compile).
+        const std::string head = blank.substr(start, open - start);
+        if (keyword == device && (find_word(head, "__host__", 0) != std::string::npos || find_word(head, "constexpr", 0) != std::string::npos))
             continue;
         const size_t close = matching_brace(blank, open);
         if (close == std::string::npos) break;  // unbalanced: the compiler will say where

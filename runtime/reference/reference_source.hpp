@@ -19,8 +19,8 @@ namespace kplay {
 std::string prepare_reference_source(const std::string& source, const std::string& display_path,
                                      const std::string& function, const std::vector<std::string>& constants = {});
 
-// The body of every __global__ function, and of every __device__ function that is not also __host__,
-// replaced by `{` and `}` around the body's newlines. `blank` is the source with comments and strings
+// The body of every __global__ function, and of every __device__ function that is neither __host__ nor
+// constexpr, replaced by `{` and `}` around the body's newlines. `blank` is the source with comments and strings
 // blanked (blank_comments_and_strings). Keywords inside preprocessor directives are left alone.
 std::string blank_device_bodies(const std::string& source, const std::string& blank);
 

@@ -8,6 +8,7 @@
 #include "device/constant_fill.hpp"
 #include "base/expression.hpp"
 #include "kernel_file/include_dirs.hpp"
+#include "kernel_file/kernel_types.hpp"
 #include "kernel_file/task_sizes.hpp"
 #include "values/verdict.hpp"
 
@@ -33,9 +34,13 @@ public:
         const KernelSpec& spec = file_.spec;
         std::vector<std::string> lowered_names;
         for (const auto& name : spec.kernel_expressions()) lowered_names.push_back(compiled.lowered_names.at(name));
-        return {spec.kernel_expressions(),
-                device.load({file_.source, request_.kernel_path, spec.kernel_expressions(), lowered_names, &compiled, spec.defines,
-                             constant_names(spec.task), kernel_include_dirs(spec, request_.kernel_path, request_.include_dirs)})};
+        LoadedKernels loaded{spec.kernel_expressions(),
+                             device.load({file_.source, request_.kernel_path, spec.kernel_expressions(), lowered_names, &compiled, spec.defines,
+                                          constant_names(spec.task), kernel_include_dirs(spec, request_.kernel_path, request_.include_dirs)})};
+        // The instances' own parameter types (a template's T as float), which the binding goes by.
+        for (size_t i = 0; i < loaded.kernels.size() && i < lowered_names.size(); ++i)
+            if (const auto types = instantiated_parameter_types(lowered_names[i])) loaded.kernels[i]->attributes.param_types = *types;
+        return loaded;
     }
 
     SizePlan plan(const TaskData& data, const LoadedKernels& kernels, const Device& device) const override {

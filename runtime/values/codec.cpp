@@ -152,7 +152,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Diagnostic, file, line, column, 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CompileResult, ok, diagnostics, log, binary, ptx, is_cubin, arch, lowered_names,
                                                 options_used, compile_ms, lookup_ms, cache_hit, failure, pch)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KernelParam, type, name)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KernelDecl, name, is_template, is_extern_c, params, line)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KernelDecl, name, is_template, is_extern_c, params, line, scope)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FollowingLaunch, kernel, args, block, grid, smem, line)
 
 void to_json(nlohmann::json& j, const TensorMapDecl& v) {
@@ -193,7 +193,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DriverStatus, state, message, dr
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(EmulatedDeviceStatus, available, host_compiler, problem, device)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ParamLayout, offset, size)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FunctionAttributes, registers_per_thread, static_smem_bytes, local_bytes_per_thread,
-                                                const_bytes, max_threads_per_block, ptx_version, binary_version, params)
+                                                const_bytes, max_threads_per_block, ptx_version, binary_version, params, param_types)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Occupancy, blocks_per_sm, fraction)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Dim3, x, y, z)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LaunchConfig, grid, block, dynamic_smem, auto_grid, cluster, cooperative)

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 namespace kplay {
@@ -24,6 +25,9 @@ struct FunctionAttributes {
     int ptx_version = 0;
     int binary_version = 0;
     std::vector<ParamLayout> params;
+    // The instance's parameter types as the compiler has them ("float const*"), read from its mangled
+    // name (kernel_file/kernel_types.hpp); empty where the name holds none (extern "C").
+    std::vector<std::string> param_types;
 };
 
 // Theoretical occupancy: resident warps per SM over the SM's maximum, from the driver's occupancy query.

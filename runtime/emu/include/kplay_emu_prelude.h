@@ -22,11 +22,12 @@
 
 // ---- keywords ------------------------------------------------------------------------------------
 #include "kplay_cuda_keywords.h"
-#define __shared__ static thread_local  // one copy per worker thread; a block runs wholly on one worker
+// One copy per worker thread (a block runs on one worker at a time). thread_local alone, so that CUDA's
+// `static __shared__` reads as `static thread_local`; at block scope thread_local is static anyway.
+#define __shared__ thread_local
 #define __CUDACC__ 1
 #define __CUDA_ARCH__ 900
-#define INFINITY __builtin_inff()
-#define NAN __builtin_nanf("")
+#include "kplay_nvcc_names.h"  // uint, u_char, clock_t, M_PI, INFINITY, INT_MAX...: what nvcc's host headers give a kernel
 #ifndef NULL
 #define NULL __null
 #endif

@@ -16,7 +16,12 @@
 #define KPLAY_REFERENCE_PRELUDE_VERSION 1
 
 #include <cmath>  // as under nvcc, a __host__ __device__ helper calls expf or sqrt without an include
+#include <climits>
+#include <cstdlib>
+#include <ctime>
 #include <exception>
+#include <sys/types.h>
+#include "../kplay_nvcc_names.h"  // what nvcc's host headers give a kernel file; the host's own headers above define most of it
 
 // ---- keywords: empty, since nothing here runs as device code -----------------------------------------
 #include "../kplay_cuda_keywords.h"
