@@ -3,6 +3,7 @@
 #include "compile/nvrtc_host_headers.hpp"
 
 #include "base/content_hash.hpp"
+#include "compile/cub_stand_in.hpp"
 
 namespace kplay {
 
@@ -218,6 +219,7 @@ const std::vector<NvrtcHeader>& nvrtc_host_headers() {
         {"stddef.h", kStddef},   {"cstddef", kCstddef},  {"stdio.h", kEmpty},   {"cstdio", kCstdio},
         {"stdlib.h", kEmpty},    {"cstdlib", kCstdlib},  {"string.h", kEmpty},  {"cstring", kCstring},
         {"assert.h", kEmpty},    {"cassert", kEmpty},    {"math.h", kEmpty},    {"cmath", kCmath},
+        {"cub/cub.cuh", cub_umbrella_stand_in()},  // CUB's umbrella without its device-wide layer (cub_stand_in.hpp)
     };
     return headers;
 }
