@@ -196,6 +196,24 @@ TEST(NvrtcHeaders, CubBlockPrimitivesStillCompile) {
     EXPECT_TRUE(result.ok) << result.log;
 }
 
+// The CUB walks the GPU test runs (tests/gpu_cub_test.cpp) build for sm_90 through kplay's path, without
+// a GPU: every form of every block and warp primitive, under <cub/cub.cuh>, within a block's 48 KiB of
+// static shared memory.
+TEST(NvrtcHeaders, TheCubWalksBuildForAGpu) {
+    for (const char* walk : {"block_scan_walk", "block_reduce_walk", "block_io_walk", "block_radix_sort_walk", "block_histogram_walk",
+                             "block_discontinuity_walk", "warp_walk"}) {
+        SCOPED_TRACE(walk);
+        const fs::path file = test::data_dir() / "cub" / (std::string(walk) + ".cu");
+        CompileRequest request = plain_request(test::read_file(file));
+        request.source_path = file.string();
+        request.options.arch = "sm_90";
+        request.name_expressions = {walk};
+        const CompileResult result = compile_with_nvrtc(request);
+        EXPECT_TRUE(result.ok) << result.log;
+        EXPECT_EQ(result.lowered_names.count(walk), 1u);
+    }
+}
+
 // Over --remote the host reads no path of the client's: the headers of the file's include= folders, and
 // of the user's -I folders, travel with it.
 TEST(NvrtcHeaders, IncludeFoldersTravelWithTheKernelOverSsh) {
