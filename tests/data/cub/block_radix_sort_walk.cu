@@ -1,10 +1,11 @@
 // Every documented form of cub::BlockRadixSort (Sort, SortDescending, SortBlockedToStriped,
 // SortDescendingBlockedToStriped; keys alone and with values; whole keys and bit ranges) for keys of
 // seven types, in a 32x2 block (BLOCK_DIM_Y = 2) with 4 items per thread, and with tuning parameters
-// other than the defaults for the keys-only sorts. Values are each key's place in the input, so a
-// sort's stability shows. Each sort writes two slots of 512 ints: its keys (each key's bytes over two
-// ints, little end first) and then its values (one int each, in the first 256), thread-major for blocked results and in
-// rank order for striped ones (thread t's item i at i*64+t).
+// other than the defaults for the keys-only sorts. Integer keys come from `in`, floating-point ones from
+// fin[1024] on (-0.0 and +0.0, infinities and a NaN among them). Values are each key's place in the
+// input, so a sort's stability shows. Each sort writes two slots of 512 ints: its keys (each key's
+// bytes over two ints, little end first) and then its values (one int each, in the first 256), in rank
+// order: thread t's item i at t*4+i for blocked results, at i*64+t for striped ones.
 #include "walk.cuh"
 
 namespace {
