@@ -17,18 +17,21 @@ std::string emu_kernel(const std::string& name) {
     return text;
 }
 
-EmuKernel::EmuKernel(const std::string& source, const std::string& kernel) {
+EmuKernel::EmuKernel(const std::string& source, const std::string& kernel, const std::vector<std::string>& include_dirs, bool track)
+    : track_(track) {
     try {
         HostBuildRequest build;
         build.source = prepare_emulated_source(source, "emu/test.cu", {kernel});
         build.source_path = (dir_.path() / "test.cu").string();
         build.emu_include_dir = emulated_include_dir();
+        build.include_dirs = include_dirs;
+        build.track = track;
         build.cache_dir = dir_.path();
         const HostBuildResult result = build_with_host_compiler(build);
         diagnostics_ = result.diagnostics;
         if (!result.ok) return;
         shared_object_ = result.shared_object;
-        check_shared_object_is_confined(shared_object_, "test.cu");
+        check_shared_object_is_confined(shared_object_, "test.cu", /*sanitized=*/track);  // instrumented, as the device checks it
         built_ = true;
     } catch (const InputError& error) {
         diagnostics_ = error.what();
@@ -56,6 +59,8 @@ EmulatedLaunchResult EmuKernel::launch(std::vector<void*> args, const Launch& la
     request.seed = launch.seed;
     request.cooperative = launch.cooperative;
     request.timeout_s = launch.timeout_s;
+    request.track = track_;
+    if (track_) request.shared_arrays = read_shared_arrays(shared_object_);  // its __shared__ arrays are tracked too
     return run_emulated_launch(request);
 }
 

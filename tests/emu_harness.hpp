@@ -22,8 +22,10 @@ class EmuKernel {
 public:
     // Builds `source` (kernel `kernel`); built() says whether the host compiler and the symbol check
     // accepted it, and why not. A refusal before compiling (inline PTX, an unemulated header) is a
-    // build failure with its message.
-    explicit EmuKernel(const std::string& source, const std::string& kernel = "k");
+    // build failure with its message. `include_dirs`: folders for the kernel's quoted includes; `track`:
+    // built and launched with its accesses tracked, so a launch's result lists its races.
+    explicit EmuKernel(const std::string& source, const std::string& kernel = "k", const std::vector<std::string>& include_dirs = {},
+                       bool track = false);
     bool built() const { return built_; }
     const std::string& diagnostics() const { return diagnostics_; }
 
@@ -51,7 +53,7 @@ private:
 
     TempDir dir_;
     std::filesystem::path shared_object_;
-    bool built_ = false;
+    bool built_ = false, track_ = false;
     std::string diagnostics_;
     std::vector<GuardedBuffer> buffers_;
     std::vector<BufferLabel> labels_;

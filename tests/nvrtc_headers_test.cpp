@@ -1,11 +1,12 @@
 // Header folders and NVRTC options reaching compiles (no GPU needed): a CuTe-style header library that
 // builds only with its folder (include=) and -default-device (nvrtc=), the user's folders (-I), options
-// and folders refused by name, the cache key following a header's edit, and the host-launching
-// libraries (CUB's device-wide layer, Thrust) refused with what to use instead.
+// and folders refused by name, the cache key following a header's edit, the host-launching libraries
+// (CUB's device-wide layer, Thrust) refused with what to use instead, and CUB's umbrella header.
 #include <gtest/gtest.h>
 
 #include "client/remote_bundle.hpp"
 #include "compile/compile_cache.hpp"
+#include "compile/cub_stand_in.hpp"
 #include "compile/nvrtc_compiler.hpp"
 #include "kernel_file/include_dirs.hpp"
 #include "run/engine.hpp"
@@ -131,7 +132,54 @@ TEST(NvrtcHeaders, ThrustAndCubDeviceWideAreRefusedWithWhatToUseInstead) {
     EXPECT_FALSE(reduce.ok);
     ASSERT_EQ(reduce.diagnostics.size(), 1u) << reduce.log;
     EXPECT_NE(reduce.diagnostics[0].message.find("cub::DeviceReduce"), std::string::npos);
-    EXPECT_NE(reduce.diagnostics[0].message.find("<cub/block/block_reduce.cuh>"), std::string::npos);
+    EXPECT_NE(reduce.diagnostics[0].message.find(cub_device_wide_advice()), std::string::npos) << reduce.diagnostics[0].message;
+    EXPECT_NE(reduce.diagnostics[0].message.find("<cub/cub.cuh> gives the block and warp primitives"), std::string::npos);
+}
+
+// CUB's umbrella header, whose real text NVRTC refuses (its device-wide layer is host code): kplay's
+// stand-in gives the block, warp, thread and iterator parts.
+TEST(NvrtcHeaders, TheCubUmbrellaHeaderCompilesForBlockAndWarpPrimitives) {
+    const CompileResult result = compile_with_nvrtc(plain_request(
+        "#include <cub/cub.cuh>\n"
+        "__global__ void k(int* a, float* f) {\n"
+        "    using Reduce = cub::BlockReduce<int, 128>;\n"
+        "    using WarpSum = cub::WarpReduce<float>;\n"
+        "    using Sort = cub::BlockRadixSort<int, 128, 2>;\n"
+        "    __shared__ typename Reduce::TempStorage reduce;\n"
+        "    __shared__ typename WarpSum::TempStorage warps[4];\n"
+        "    __shared__ typename Sort::TempStorage sort;\n"
+        "    const int total = Reduce(reduce).Sum(a[threadIdx.x]);\n"
+        "    f[threadIdx.x] = WarpSum(warps[threadIdx.x / 32]).Sum(f[threadIdx.x]);\n"
+        "    int keys[2] = {a[threadIdx.x], total};\n"
+        "    __syncthreads();\n"
+        "    Sort(sort).Sort(keys);\n"
+        "    cub::CacheModifiedInputIterator<cub::LOAD_LDG, int> in(a);\n"
+        "    a[threadIdx.x] = keys[0] + keys[1] + in[threadIdx.x] + (int)sizeof(cub::DeviceReduce);\n"
+        "}\n"));
+    EXPECT_TRUE(result.ok) << result.log;
+    EXPECT_EQ(result.count(Severity::error), 0) << result.log;
+}
+
+// A call of a device-wide algorithm is refused at the user's line, by name, with what to use instead,
+// and nothing else is said about it.
+TEST(NvrtcHeaders, ADeviceWideCallIsRefusedByNameAtItsLine) {
+    const CompileResult result = compile_with_nvrtc(plain_request(
+        "#include <cub/cub.cuh>\n"
+        "__global__ void k(int* a, int n) {\n"
+        "    size_t bytes = 0;\n"
+        "    cudaError_t error = cub::DeviceReduce::Sum(nullptr, bytes, a, a + 1, n);\n"
+        "    a[0] = (int)error;\n"
+        "}\n"));
+    EXPECT_FALSE(result.ok);
+    ASSERT_EQ(result.count(Severity::error), 1) << result.log;
+    const Diagnostic& error = result.diagnostics.front();
+    EXPECT_EQ(error.file, "unit/k.cu");
+    EXPECT_EQ(error.line, 4);
+    EXPECT_EQ(error.column, 30);
+    EXPECT_EQ(error.source_line, "    cudaError_t error = cub::DeviceReduce::Sum(nullptr, bytes, a, a + 1, n);");
+    EXPECT_EQ(error.message.rfind("cub::DeviceReduce::Sum is CUB's device-wide layer: it launches kernels from the host", 0), 0u)
+        << error.message;
+    EXPECT_NE(error.message.find(cub_device_wide_advice()), std::string::npos) << error.message;
 }
 
 TEST(NvrtcHeaders, CubBlockPrimitivesStillCompile) {
@@ -146,6 +194,24 @@ TEST(NvrtcHeaders, CubBlockPrimitivesStillCompile) {
         "}\n");
     const CompileResult result = compile_with_nvrtc(request);
     EXPECT_TRUE(result.ok) << result.log;
+}
+
+// The CUB walks the GPU test runs (tests/gpu_cub_test.cpp) build for sm_90 through kplay's path, without
+// a GPU: every form of every block and warp primitive, under <cub/cub.cuh>, within a block's 48 KiB of
+// static shared memory.
+TEST(NvrtcHeaders, TheCubWalksBuildForAGpu) {
+    for (const char* walk : {"block_scan_walk", "block_reduce_walk", "block_io_walk", "block_radix_sort_walk", "block_histogram_walk",
+                             "block_discontinuity_walk", "warp_walk"}) {
+        SCOPED_TRACE(walk);
+        const fs::path file = test::data_dir() / "cub" / (std::string(walk) + ".cu");
+        CompileRequest request = plain_request(test::read_file(file));
+        request.source_path = file.string();
+        request.options.arch = "sm_90";
+        request.name_expressions = {walk};
+        const CompileResult result = compile_with_nvrtc(request);
+        EXPECT_TRUE(result.ok) << result.log;
+        EXPECT_EQ(result.lowered_names.count(walk), 1u);
+    }
 }
 
 // Over --remote the host reads no path of the client's: the headers of the file's include= folders, and

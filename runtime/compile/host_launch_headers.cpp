@@ -3,6 +3,7 @@
 
 #include "base/cache_dir.hpp"
 #include "base/text.hpp"
+#include "compile/cub_stand_in.hpp"
 #include "kernel_file/source_scan.hpp"
 
 namespace kplay {
@@ -14,17 +15,15 @@ namespace {
 // Why the header cannot work here and what does, or empty for a header that is fine.
 std::string refusal_for(const std::string& header) {
     const auto starts = [&](std::string_view prefix) { return header.rfind(prefix, 0) == 0; };
-    if (starts("cub/device/") || starts("cub/dispatch/") || header == "cub/cub.cuh")
+    if (starts("cub/device/") || starts("cub/dispatch/"))
         return "<" + header + "> is CUB's device-wide layer (cub::DeviceReduce, DeviceScan, DeviceRadixSort, ...): those functions "
-               "launch kernels from the host through the CUDA runtime, which NVRTC device code does not have. Use CUB's block and "
-               "warp primitives inside your kernel (<cub/block/block_reduce.cuh>, <cub/block/block_scan.cuh>, "
-               "<cub/warp/warp_reduce.cuh>), and for a whole-array result a kplay multi-launch task (a `// kplay-launch:` line "
-               "for each pass; README, \"Several launches\").";
+               "launch kernels from the host through the CUDA runtime, which NVRTC device code does not have. " +
+               cub_device_wide_advice() + " <cub/cub.cuh> gives the block and warp primitives without this layer.";
     if (starts("thrust/"))
         return "<" + header + "> is Thrust: its algorithms launch kernels from the host through the CUDA runtime, which NVRTC device "
-               "code does not have. Write the kernel itself, with CUB's block and warp primitives (<cub/block/block_reduce.cuh>) "
-               "and cuda::std for the utilities (<cuda/std/utility>, <cuda/std/functional>), and for several passes a kplay "
-               "multi-launch task (a `// kplay-launch:` line for each; README, \"Several launches\").";
+               "code does not have. Write the kernel itself, with CUB's block and warp primitives (<cub/cub.cuh>) and cuda::std for "
+               "the utilities (<cuda/std/utility>, <cuda/std/functional>), and for several passes a task of several launches (one "
+               "// kplay-launch: line for each; README, \"A task of several launches\").";
     return {};
 }
 

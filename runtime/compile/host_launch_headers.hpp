@@ -2,6 +2,8 @@
 // (cub/device/..., cub::DeviceReduce and kin) and Thrust launch kernels from the host through the CUDA
 // runtime, and a kplay kernel file is device code that kplay launches. NVRTC's own error for them is
 // pages of template noise (or, for some, a compile that succeeds and a kernel that cannot be called).
+// CUB's umbrella <cub/cub.cuh> is not refused: NVRTC gets a stand-in without the device-wide layer
+// (cub_stand_in.hpp), whose classes refuse a call by name.
 #pragma once
 
 #include <filesystem>

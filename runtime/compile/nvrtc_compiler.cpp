@@ -13,6 +13,7 @@
 
 #include "base/error.hpp"
 #include "base/text.hpp"
+#include "compile/cub_stand_in.hpp"
 #include "compile/host_launch_headers.hpp"
 #include "compile/nvrtc_host_headers.hpp"
 #include "compile/nvrtc_log.hpp"
@@ -243,6 +244,7 @@ CompileResult compile_with_nvrtc(const CompileRequest& request) {
     result.pch = take_pch_lines(result.log);
     result.diagnostics = parse_nvrtc_log(result.log);
     drop_stand_in_redefinitions(result.diagnostics);
+    place_cub_refusals(result.diagnostics, request.source, request.source_path.empty() ? "kernel.cu" : request.source_path);
 
     if (compiled == NVRTC_SUCCESS) {
         size_t size = 0;

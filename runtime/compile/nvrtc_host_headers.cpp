@@ -3,6 +3,7 @@
 #include "compile/nvrtc_host_headers.hpp"
 
 #include "base/content_hash.hpp"
+#include "compile/cub_stand_in.hpp"
 
 namespace kplay {
 
@@ -199,6 +200,7 @@ const std::vector<NvrtcHeader>& nvrtc_host_headers() {
         {"assert.h", kEmpty},    {"cassert", kEmpty},    {"math.h", kEmpty},    {"cmath", kCmath},
         {"type_traits", kTypeTraits}, {"limits", kLimitsHeader}, {"utility", kUtility}, {"array", kArray}, {"tuple", kTuple},
         {"cuda.h", kCudaH},
+        {"cub/cub.cuh", cub_umbrella_stand_in()},  // CUB's umbrella without its device-wide layer (cub_stand_in.hpp)
     };
     return headers;
 }

@@ -68,11 +68,17 @@ std::vector<DynamicSharedArray> dynamic_shared_arrays(const std::string& blank) 
 }
 
 // The first include of a library header the emulated device does not have, with what to say about it:
-// of CUB it runs the block and warp primitives (runtime/emu/include/cub), of libcu++ the function objects.
+// of CUB it runs the block and warp primitives (runtime/emu/include/cub), of libcu++ the function objects
+// and the standard library's header-only parts.
 std::optional<std::pair<size_t, std::string>> unemulated_include(const std::string& blank) {
-    static const std::set<std::string> emulated = {"cub/cub.cuh",         "cub/block/block_reduce.cuh", "cub/block/block_scan.cuh",
-                                                   "cub/block/block_load.cuh", "cub/block/block_store.cuh", "cub/warp/warp_reduce.cuh",
-                                                   "cub/warp/warp_scan.cuh", "cuda/std/functional", "cuda/functional"};
+    static const std::set<std::string> emulated = {
+        "cub/cub.cuh", "cub/block/block_adjacent_difference.cuh", "cub/block/block_discontinuity.cuh", "cub/block/block_exchange.cuh",
+        "cub/block/block_histogram.cuh", "cub/block/block_load.cuh", "cub/block/block_radix_sort.cuh", "cub/block/block_reduce.cuh",
+        "cub/block/block_scan.cuh", "cub/block/block_store.cuh", "cub/warp/warp_exchange.cuh", "cub/warp/warp_load.cuh",
+        "cub/warp/warp_reduce.cuh", "cub/warp/warp_scan.cuh", "cub/warp/warp_store.cuh", "cuda/std/functional", "cuda/functional",
+        // libcu++'s header-only standard parts: the host's own library as cuda::std (include/cuda/std/kplay_std_names.h)
+        "cuda/std/type_traits", "cuda/std/cstdint", "cuda/std/cstddef", "cuda/std/climits", "cuda/std/cfloat", "cuda/std/limits",
+        "cuda/std/utility", "cuda/std/array", "cuda/std/tuple", "cuda/std/cmath"};
     static const std::regex include(R"((^|\n)[ \t]*#[ \t]*include[ \t]*<((cub|thrust|cuda|cute|cutlass)/[^>]*)>)");
     for (auto it = std::sregex_iterator(blank.begin(), blank.end(), include); it != std::sregex_iterator(); ++it) {
         const std::string header = (*it)[2].str(), library = (*it)[3].str();
@@ -81,11 +87,16 @@ std::optional<std::pair<size_t, std::string>> unemulated_include(const std::stri
         if (library == "cub")
             return std::make_pair(offset, "<" + header + ">" +
                                               (header.rfind("cub/device/", 0) == 0 ? " (CUB's device-wide algorithms, cub::Device*, launch kernels from the host)" : "") +
-                                              " is not supported on the emulated CPU device, which runs CUB's block and warp primitives (cub::BlockReduce, "
-                                              "BlockScan, BlockLoad, BlockStore, WarpReduce and WarpScan, from <cub/cub.cuh> or their own headers)");
+                                              " is not supported on the emulated CPU device, which runs CUB's block and warp primitives (cub::BlockLoad, "
+                                              "BlockStore, BlockExchange, BlockReduce, BlockScan, BlockRadixSort, BlockHistogram, BlockDiscontinuity, "
+                                              "BlockAdjacentDifference, WarpReduce, WarpScan, WarpLoad, WarpStore and WarpExchange, from <cub/cub.cuh> or "
+                                              "their own headers)");
         if (library == "cuda")
-            return std::make_pair(offset, "<" + header + "> (libcu++) is not supported on the emulated CPU device, which has only the function "
-                                                         "objects of <cuda/std/functional> and <cuda/functional>");
+            return std::make_pair(offset, "<" + header + "> (libcu++) is not supported on the emulated CPU device, which has the function "
+                                                         "objects of <cuda/std/functional> and <cuda/functional> and the standard headers "
+                                                         "<cuda/std/type_traits>, <cuda/std/limits>, <cuda/std/utility>, <cuda/std/array>, "
+                                                         "<cuda/std/tuple>, <cuda/std/cstdint>, <cuda/std/climits>, <cuda/std/cfloat> and "
+                                                         "<cuda/std/cmath>");
         return std::make_pair(offset, "<" + header + "> (" + (library == "thrust" ? "Thrust" : "CUTLASS and CuTe") +
                                           ") is not supported on the emulated CPU device");
     }

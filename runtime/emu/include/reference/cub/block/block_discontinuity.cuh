@@ -1,0 +1,3 @@
+// cub/block/block_discontinuity.cuh for a host reference: the emulated device's, so that a kernel file's declarations parse.
+#pragma once
+#include "../../../cub/kplay_cub.cuh"
