@@ -49,6 +49,9 @@ void AccessTracker::begin_block(const kplay_emu_dim& block_idx) {
     for (size_t r = global_count_; r < shadows_.size(); ++r) std::fill(shadows_[r].cells.begin(), shadows_[r].cells.end(), Cell{});
 }
 
+// resume_block: the lead's tracker fills this in
+void AccessTracker::resume_block(const kplay_emu_dim&) {}
+
 void AccessTracker::barrier() {
     ++generation_;
     for (uint32_t& warp : warp_generation_) warp = next_warp_generation_++;

@@ -58,6 +58,7 @@ public:
     }
     bool tracked_every_block() const { return counted_blocks_ <= tracked_blocks_; }
     void begin_block(const kplay_emu_dim& block_idx);
+    void resume_block(const kplay_emu_dim& block_idx);  // resume_block: the lead's tracker fills this in
     void barrier();                 // the block's __syncthreads() released
     void warp_released(unsigned warp);  // a warp collective released lanes of warp `warp` of the block
     void access(const kplay_emu_dim& thread_idx, uintptr_t address, unsigned size, unsigned flags, uintptr_t pc);
