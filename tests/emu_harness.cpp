@@ -56,6 +56,8 @@ EmulatedLaunchResult EmuKernel::launch(std::vector<void*> args, const Launch& la
     request.seed = launch.seed;
     request.cooperative = launch.cooperative;
     request.timeout_s = launch.timeout_s;
+    request.workers = launch.workers;
+    request.runtime_headers = emulated_include_dir().string();  // a message's lines are the kernel's
     return run_emulated_launch(request);
 }
 
