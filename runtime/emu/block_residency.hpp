@@ -53,7 +53,7 @@ struct StallNote {
 };
 
 struct StallSlot {
-    std::atomic<int> state{0};  // 0: empty, 1: being written, 2: a note from the stall now going on
+    std::atomic<int> state{0};  // 2: the note is of the stall now going on; 0: no note (written under a lock)
     StallNote note;
 };
 
@@ -76,7 +76,6 @@ public:
     void finished();    // a block taken has returned
     bool left() const;  // blocks not yet taken
     bool deterministic() const { return settings_.deterministic; }
-    uint64_t blocks() const { return blocks_; }
 
     // What each worker is doing, for the stall: a worker stalls when each of its resident blocks only
     // waited through a whole visit and it could take no block; `describe` adds its blocks to a note.

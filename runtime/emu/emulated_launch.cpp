@@ -262,7 +262,8 @@ void fill_constants(void* handle, const std::vector<ConstantFill>& constants) {
     std::atomic<int> go{0}, ready{0};
     // Blocks resident at once, as a GPU keeps them (block_residency.hpp); an endless wait ends the launch.
     const size_t tls_bytes = thread_local_bytes_of(reinterpret_cast<void*>(entry));
-    Residency residency({geometry.grid, geometry.block, tls_bytes + request.dynamic_smem, workers, std::min(1.0, request.timeout_s / 4), request.track},
+    const double report_after_s = std::min(1.0, request.timeout_s / 4);  // a certain stall, well before the timeout
+    Residency residency({geometry.grid, geometry.block, tls_bytes + request.dynamic_smem, workers, report_after_s, request.track},
                         &g_status->stall, [] { fail_and_exit("stall", "", "", 0); });
     BlockEvents events;
     events.fail = [](const std::string& kind, const std::string& message, const char* file, int line) { fail_and_exit(kind, message, file, line); };
@@ -589,7 +590,8 @@ EmulatedLaunchResult run_emulated_launch(const EmulatedLaunchRequest& request) {
     collect_log(*status, result);
 
     // Where the blocks wait when every resident one does (a note the launch process left).
-    const StallText stall = describe_stall(status->stall, request.shared_object, status->so_base, request.runtime_headers);
+    const StallText stall =
+        describe_stall(status->stall, request.shared_object, status->so_base, request.runtime_headers);
     if (end.timed_out) {
         result.error_code = ErrorCode::timeout;
         char text[160];
