@@ -61,6 +61,8 @@ EmulatedLaunchResult EmuKernel::launch(std::vector<void*> args, const Launch& la
     request.timeout_s = launch.timeout_s;
     request.track = track_;
     if (track_) request.shared_arrays = read_shared_arrays(shared_object_);  // its __shared__ arrays are tracked too
+    request.workers = launch.workers;
+    request.runtime_headers = emulated_include_dir().string();  // a message's lines are the kernel's
     return run_emulated_launch(request);
 }
 

@@ -44,6 +44,7 @@ public:
         uint64_t seed = 1;
         bool cooperative = false;
         double timeout_s = 30;
+        int workers = 0;  // 0: one per core
     };
     // args: cuLaunchKernel-style, each pointing at one argument's bytes.
     EmulatedLaunchResult launch(std::vector<void*> args, const Launch& launch) const;

@@ -275,7 +275,10 @@ __global__ void k(int* out) {
     EXPECT_NE(results[0], results[1]) << "the race did not show: forward and reverse orders gave the same output";
 }
 
-TEST(EmulatedDevice, BarrierInsideABranchIsReportedAsADeadlockWithItsLine) {
+TEST(EmulatedDevice, BarrierInsideABranchTheOthersLeaveByReturningReleasesWithAWarning) {
+    // Lanes 16-31 skip the barrier and return: as on a GPU since Volta (a barrier waits only for the
+    // threads that have not exited), the others pass it, and the run warns that CUDA leaves it undefined.
+    // A barrier that threads skip and go on running stays a deadlock (emu_forward_progress_test.cpp).
     EmuHarness harness(R"(
 __global__ void k(int* out) {
     if (threadIdx.x < 16) __syncthreads();
@@ -284,11 +287,14 @@ __global__ void k(int* out) {
 )");
     int* out = harness.buffer<int>("out", 32, 0);
     const auto result = harness.launch({&out}, {1, 1, 1}, {32, 1, 1});
-    ASSERT_FALSE(result.ok);
-    EXPECT_EQ(result.error_code, "KPLAY_DEADLOCK");
-    EXPECT_EQ(result.error,
-              "Deadlock: __syncthreads() at emu/test.cu:3 can never release in block (0,0,0): 16 of 32 threads wait there and the "
-              "other 16 have already returned (a barrier inside a branch not every thread takes)");
+    ASSERT_TRUE(result.ok) << result.error;
+    for (int t = 0; t < 32; ++t) EXPECT_EQ(out[t], 1) << "thread " << t;
+    ASSERT_EQ(result.warnings.size(), 1u);
+    EXPECT_EQ(result.warnings[0].rfind("__syncthreads() at emu/test.cu:3 released in block (0,0,0) with 16 of its 32 threads already "
+                                       "returned (16 lanes of warps whose other lanes wait there)",
+                                       0),
+              0u)
+        << result.warnings[0];
 }
 
 TEST(EmulatedDevice, DifferentBarriersReleaseWithAWarning) {

@@ -119,6 +119,7 @@ void AccessTracker::end_block(const kplay_emu_dim& block_idx) {
     blocks_.erase(found);
 }
 
+
 void AccessTracker::barrier() {
     if (!current_) return;
     current_->generation = ++generation_;

@@ -3,20 +3,20 @@
 
 #include "emu/access_tracker.hpp"
 
-#include <dlfcn.h>
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <boost/context/fiber.hpp>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <random>
 
 #include "base/error.hpp"
+#include "emu/block_residency.hpp"
+#include "emu/block_threads.hpp"
 #include "emu/directed_rounding.hpp"
+#include "emu/fiber_stacks.hpp"
 #include "emu/grid_barrier.hpp"
 #include "emu/message_names.hpp"
 #include "emu/warp_collective.hpp"
@@ -27,97 +27,13 @@ namespace ctx = boost::context;
 
 namespace {
 
-constexpr size_t kStackBytes = 256 * 1024;  // local arrays of a few KiB per thread fit with room to spare
-
-// Stacks with a PROT_NONE page below them, reused across threads and blocks of one worker.
-class StackPool {
-public:
-    StackPool() = default;
-    StackPool(const StackPool&) = delete;  // owns its mappings
-    StackPool& operator=(const StackPool&) = delete;
-    ctx::stack_context last_taken;  // the stack of the fiber made last (for the sanitizer's fiber notes)
-    ~StackPool() {
-        for (void* base : all_) munmap(base, kStackBytes + page());
-    }
-    ctx::stack_context take() {
-        void* base;
-        if (!free_.empty()) {
-            base = free_.back();
-            free_.pop_back();
-        } else {
-            base = mmap(nullptr, kStackBytes + page(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-            if (base == MAP_FAILED) throw std::bad_alloc();
-            mprotect(base, page(), PROT_NONE);  // the guard: a stack overflow faults instead of corrupting
-            all_.push_back(base);
-        }
-        ctx::stack_context stack;
-        stack.size = kStackBytes;
-        stack.sp = static_cast<char*>(base) + page() + kStackBytes;
-        last_taken = stack;
-        return stack;
-    }
-    void give_back(ctx::stack_context& stack) { free_.push_back(static_cast<char*>(stack.sp) - kStackBytes - page()); }
-    static size_t page() {
-        static const size_t size = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-        return size;
-    }
-
-private:
-    std::vector<void*> free_, all_;
-};
-
-struct PooledStack {
-    StackPool* pool;
-    ctx::stack_context allocate() { return pool->take(); }
-    void deallocate(ctx::stack_context& stack) noexcept { pool->give_back(stack); }
-};
-
-// runnable: none (not started, or released) and yield (it polls for others); waiting: the rest.
-enum class Wait { none, yield, barrier, warp, grid, done };
-
-struct ThreadSlot {
-    kplay_emu_thread state{};
-    ctx::fiber fiber;  // this thread, while suspended
-    ctx::fiber sink;   // the scheduler, while this thread runs
-    const void* stack_bottom = nullptr;  // for the sanitizer's fiber notes
-    size_t stack_size = 0;
-    Wait wait = Wait::none;
-    bool started = false;
-    const char* file = "";
-    int line = 0;
-    LaneRequest request;  // a pending warp collective
-    unsigned long long result = 0;
-    int barrier_op = KPLAY_BARRIER_SYNC, predicate = 0;  // a pending barrier, and what it returns
-};
-
-// AddressSanitizer must be told when execution moves to another stack, or it mistakes a fiber's
-// stack for an overflow of the worker's. The hooks exist only in a thorough worker (ASan preloaded).
-struct FiberNotes {
-    void (*start)(void** fake_stack_save, const void* bottom, size_t size) = nullptr;
-    void (*finish)(void* fake_stack_save, const void** bottom_old, size_t* size_old) = nullptr;
-    FiberNotes() {
-        start = reinterpret_cast<decltype(start)>(dlsym(RTLD_DEFAULT, "__sanitizer_start_switch_fiber"));
-        finish = reinterpret_cast<decltype(finish)>(dlsym(RTLD_DEFAULT, "__sanitizer_finish_switch_fiber"));
-        if (!start || !finish) start = nullptr, finish = nullptr;
-    }
-};
-const FiberNotes& fiber_notes() {
-    static const FiberNotes notes;
-    return notes;
-}
-
 thread_local BlockScheduler::Impl* tls_scheduler = nullptr;
 thread_local const kplay_emu_thread* tls_thread = nullptr;
 CodeRange g_kernel_code;  // where preemption may switch a thread out
 
-// How many threads of the block wait where, after a round.
-struct Census {
-    size_t live = 0, at_barrier = 0, at_warp = 0, at_grid = 0;
-};
-
 }  // namespace
 
-struct BlockScheduler::Impl {
+struct BlockScheduler::Impl : BlockHost {
     EmulatedKernel kernel;
     void** args;
     LaunchGeometry geometry;
@@ -127,7 +43,9 @@ struct BlockScheduler::Impl {
     BlockEvents events;
     GridBarrier* grid = nullptr;
     AccessTracker* tracker = nullptr;  // a tracked launch's bookkeeping, else null
-    kplay_emu_block block{};
+    Residency* residency = nullptr;
+    kplay_emu_block shape{};  // every block's but its index
+    kplay_emu_block block{};  // the running block's
     StackPool stacks;
     std::vector<ThreadSlot> slots;
     std::vector<size_t> resume_order;
@@ -138,6 +56,12 @@ struct BlockScheduler::Impl {
     bool fiber_mode = false;  // some thread of this block has waited: every thread now has its own fiber
     uint64_t switches = 0;    // threads started or resumed so far; the preemption timer compares it
     uint64_t switches_at_tick = ~0ull;
+    RoundStats stats;
+    size_t live_threads = 0;  // of the running block, after its last round
+    std::deque<ParkedBlock> parked;  // oldest first
+    std::vector<ParkedBlock> spares;  // their vectors, kept for the next blocks
+    unsigned char* static_shared = nullptr;  // this worker's thread-local __shared__ arrays
+    size_t static_shared_bytes = 0;
 
     std::string where(const ThreadSlot& slot) const { return thread_name(slot.state.thread_idx, block.block_idx); }
     std::string site(const char* file, int line) const { return std::string(file) + ":" + std::to_string(line); }
@@ -192,6 +116,7 @@ struct BlockScheduler::Impl {
         ThreadSlot& slot = slots[index];
         slot.wait = Wait::none;
         slot.state.fences = 0;
+        slot.poll.accessed = false;
         if (!slot.started) slot.fiber = make_fiber(index);
         running = index;
         ++switches;
@@ -288,13 +213,7 @@ struct BlockScheduler::Impl {
                 else if (slot.line != first_waiting->line || slot.file != first_waiting->file) one_site = false;
                 count += slot.predicate != 0;
             }
-        if (c.live < threads)
-            events.fail("deadlock",
-                        "__syncthreads() at " + site(first_waiting->file, first_waiting->line) + " can never release in block " +
-                            dim_text(block.block_idx) + ": " + std::to_string(c.live) + " of " + std::to_string(threads) +
-                            " threads wait there and the other " + std::to_string(threads - c.live) +
-                            " have already returned (a barrier inside a branch not every thread takes)",
-                        first_waiting->file, first_waiting->line);
+        if (c.live < threads) warn_barrier_after_return(*first_waiting);
         if (!one_site) {
             std::map<std::string, size_t> sites;
             for (const ThreadSlot& slot : slots)
@@ -318,6 +237,32 @@ struct BlockScheduler::Impl {
             slot.wait = Wait::none;
         }
         if (tracker) tracker->barrier();
+    }
+
+    // Every thread that has not returned waits at this __syncthreads(). A GPU since Volta releases it: PTX's
+    // barrier waits for the non-exited threads of the warp and of the other warps, and a thread that exits
+    // releases a barrier it alone held up (the CUDA Programming Guide: bar.sync "will not succeed until
+    // reached by all non-exited threads in the block"), whether whole warps returned or some lanes of one.
+    // CUDA C++ still leaves a __syncthreads() that not every thread reaches undefined: the run says so,
+    // once. (A thread that skips the barrier and goes on running keeps it from releasing: a deadlock.)
+    void warn_barrier_after_return(const ThreadSlot& waiter) {
+        if (!residency->first_barrier_after_return()) return;
+        size_t returned = 0, whole_warps = 0, lanes = 0;
+        for (size_t first = 0; first < slots.size(); first += 32) {
+            const size_t count = std::min<size_t>(32, slots.size() - first);
+            size_t done = 0;
+            for (size_t lane = 0; lane < count; ++lane) done += slots[first + lane].wait == Wait::done;
+            returned += done;
+            if (done == count) ++whole_warps;
+            else lanes += done;
+        }
+        std::string which = std::to_string(whole_warps) + (whole_warps == 1 ? " whole warp" : " whole warps");
+        if (lanes > 0) which = (whole_warps > 0 ? which + " and " : "") + std::to_string(lanes) + " lanes of warps whose other lanes wait there";
+        events.warn("__syncthreads() at " + site(waiter.file, waiter.line) + " released in block " + dim_text(block.block_idx) + " with " +
+                    std::to_string(returned) + " of its " + std::to_string(slots.size()) + " threads already returned (" + which +
+                    "), as a GPU since Volta releases it (a barrier waits only for the threads that have not exited); CUDA leaves a "
+                    "__syncthreads() that not every thread of the block reaches undefined, so keep every thread to the barrier "
+                    "(if (i < n) { ... } around the work instead of an early return)");
     }
 
     // Every live thread waits at this_grid().sync(): this block arrives, and goes on when all have.
@@ -361,7 +306,11 @@ struct BlockScheduler::Impl {
         std::abort();  // fail does not return
     }
 
-    void start(kplay_emu_dim block_idx) {
+    void start(kplay_emu_dim block_idx) override {
+        // Seeded per block, so a random order is the same whichever worker runs the block.
+        if (order == ThreadOrder::random)
+            random.seed(seed ^ (block_idx.x * 0x9E3779B97F4A7C15ull + block_idx.y * 0xC2B2AE3D27D4EB4Full + block_idx.z));
+        block = shape;
         block.block_idx = block_idx;
         const size_t threads = static_cast<size_t>(block.block_dim.x) * block.block_dim.y * block.block_dim.z;
         if (block.dynamic_smem) std::memset(block.dynamic_smem, 0xff, block.dynamic_smem_bytes);  // poison: NaN as floats
@@ -378,41 +327,125 @@ struct BlockScheduler::Impl {
             slot.state.block = &block;
             slot.wait = Wait::none;
             slot.started = false;
+            slot.poll = {};
         }
         fiber_mode = false;
+        live_threads = threads;
         if (tracker) tracker->begin_block(block_idx);
         resume_order.resize(threads);
         for (size_t i = 0; i < threads; ++i) resume_order[i] = order == ThreadOrder::reverse ? threads - 1 - i : i;
         if (order == ThreadOrder::random) std::shuffle(resume_order.begin(), resume_order.end(), random);
     }
 
+    // Resumes every runnable thread once, then releases what can go.
+    Round round() override {
+        stats = {};
+        bool ran = false;
+        for (size_t index : resume_order) {
+            const Wait wait = slots[index].wait;
+            if (wait != Wait::none && wait != Wait::yield) continue;
+            resume(index);
+            ran = true;
+        }
+        const Census c = census();
+        Round result;
+        const bool returned = c.live < live_threads;
+        live_threads = c.live;
+        if (c.live == 0) {
+            if (tracker) tracker->end_block(block.block_idx);
+            result.done = true;
+            return result;
+        }
+        const bool warps = c.at_warp > 0 && release_warps();
+        bool barrier = false;
+        if (c.at_barrier > 0 && c.at_barrier == c.live) {
+            release_barrier(c);
+            barrier = true;
+        } else if (c.at_grid > 0 && c.at_grid == c.live) {
+            release_grid(c);
+            barrier = true;
+        }
+        // A thread that yielded polls for another: it runs again, and what it waits for may yet happen.
+        if (!warps && !barrier && !ran) report_deadlock(c);
+        result.moved = returned || barrier || stats.arrived || stats.changed;
+        result.quiet = !result.moved && stats.polls > 0;
+        result.certain = result.quiet && !stats.weak && !warps;
+        return result;
+    }
+
+    // One block to its end, as a cooperative launch's worker runs its own.
     void run(kplay_emu_dim block_idx) {
         start(block_idx);
         tls_scheduler = this;
-        for (;;) {
-            bool ran = false;
-            for (size_t index : resume_order) {
-                const Wait wait = slots[index].wait;
-                if (wait != Wait::none && wait != Wait::yield) continue;
-                resume(index);
-                ran = true;
-            }
-            const Census c = census();
-            if (c.live == 0) break;
-            bool released = c.at_warp > 0 && release_warps();
-            if (c.at_barrier > 0 && c.at_barrier == c.live) {
-                release_barrier(c);
-                released = true;
-            } else if (c.at_grid > 0 && c.at_grid == c.live) {
-                release_grid(c);
-                released = true;
-            }
-            // A thread that yielded polls for another: it runs again, and what it waits for may yet happen.
-            if (!released && !ran) report_deadlock(c);
+        while (!round().done) {
         }
         if (grid) grid->block_finished(block_idx);
-        if (tracker) tracker->end_block(block_idx);
         tls_scheduler = nullptr;
+    }
+
+    void exchange(ParkedBlock& p) {
+        std::swap(block, p.block);
+        slots.swap(p.slots);
+        resume_order.swap(p.resume_order);
+        std::swap(fiber_mode, p.fiber_mode);
+    }
+    // Every block of a worker has the same shared memory: a parked block's is kept aside.
+    void copy_shared(std::vector<unsigned char>& saved, bool save) {
+        const size_t dynamic = shape.dynamic_smem ? shape.dynamic_smem_bytes : 0;
+        if (save) saved.resize(static_shared_bytes + dynamic);
+        if (static_shared_bytes)
+            std::memcpy(save ? saved.data() : static_shared, save ? static_shared : saved.data(), static_shared_bytes);
+        if (dynamic)
+            std::memcpy(save ? saved.data() + static_shared_bytes : shape.dynamic_smem, save ? shape.dynamic_smem : saved.data() + static_shared_bytes,
+                        dynamic);
+    }
+    void park() override {
+        ParkedBlock p;
+        if (!spares.empty()) {
+            p = std::move(spares.back());
+            spares.pop_back();
+        }
+        copy_shared(p.shared, true);
+        exchange(p);
+        parked.push_back(std::move(p));
+    }
+    // The block parked longest takes the worker again (the one that had it returned or was parked).
+    void unpark() override {
+        ParkedBlock p = std::move(parked.front());
+        parked.pop_front();
+        exchange(p);
+        copy_shared(p.shared, false);
+        live_threads = census().live;
+        spares.push_back(std::move(p));
+        if (tracker) tracker->resume_block(block.block_idx);
+    }
+
+    // Where the blocks of this worker wait, for a stall's note.
+    size_t parked_blocks() const override { return parked.size(); }
+    void describe(StallNote& note) const override {
+        std::vector<std::pair<const kplay_emu_block*, const std::vector<ThreadSlot>*>> blocks = {{&block, &slots}};
+        for (const ParkedBlock& p : parked) blocks.emplace_back(&p.block, &p.slots);
+        auto linear = [](const kplay_emu_block* b) {
+            return (static_cast<uint64_t>(b->block_idx.z) * b->grid_dim.y + b->block_idx.y) * b->grid_dim.x + b->block_idx.x;
+        };
+        std::sort(blocks.begin(), blocks.end(), [&](const auto& a, const auto& b) { return linear(a.first) < linear(b.first); });
+        for (const auto& [waiting, threads] : blocks) add_entry(note, *waiting, *threads);
+    }
+    static void add_entry(StallNote& note, const kplay_emu_block& waiting, const std::vector<ThreadSlot>& threads) {
+        if (note.entries >= StallNote::kEntries) return;
+        StallNote::Entry& entry = note.entry[note.entries++];
+        entry.block = waiting.block_idx;
+        for (const ThreadSlot& slot : threads) {
+            if (slot.wait == Wait::done) continue;
+            ++entry.live;
+            if (slot.wait == Wait::yield) {
+                ++entry.polling;
+                if (!entry.pc) entry.pc = slot.poll.pc;
+            } else if (!entry.line && slot.line > 0) {
+                std::snprintf(entry.file, sizeof entry.file, "%s", slot.file);
+                entry.line = slot.line;
+            }
+        }
     }
 };
 
@@ -428,6 +461,7 @@ int host_sync_threads(int op, int predicate, const char* file, int line) {
     slot.predicate = predicate;
     slot.file = file;
     slot.line = line;
+    s->stats.arrived = true;
     s->suspend(slot);
     return slot.predicate;
 }
@@ -455,26 +489,83 @@ void host_grid_sync(const char* file, int line) {
     slot.wait = Wait::grid;
     slot.file = file;
     slot.line = line;
+    s->stats.arrived = true;
     s->suspend(slot);
 }
 
-void host_yield() {
-    BlockScheduler::Impl* s = tls_scheduler;
-    ThreadSlot& slot = running_slot(s);
+// A thread that polls for another yields. A named poll (`address`: an atomic's, or a tracked load's)
+// says what it reads: the same value again means it still waits, another means something moved.
+void poll_yield(BlockScheduler::Impl* s, ThreadSlot& slot, const void* address, unsigned long long value, uintptr_t pc) {
+    ++s->stats.polls;
+    PollState& poll = slot.poll;
+    if (!address) {
+        s->stats.weak = true;
+    } else {
+        if (poll.address && (poll.address != address || poll.value != value)) s->stats.changed = true;
+        poll.address = address;
+        poll.value = value;
+    }
+    poll.pc = pc;
     slot.wait = Wait::yield;
     s->suspend(slot);
 }
 
+// The prelude yields at a second fence, at __nanosleep, and when an atomic finds at its address the value
+// it found twice before (having just reset spin_repeats): only that one names what it polls.
+void host_yield() {
+    BlockScheduler::Impl* s = tls_scheduler;
+    ThreadSlot& slot = running_slot(s);
+    kplay_emu_thread& thread = slot.state;
+    const void* address = thread.fences < 2 && thread.spin_repeats == 0 ? thread.spin_address : nullptr;
+    thread.spin_address = nullptr;  // a later __nanosleep must not name this atomic again
+    poll_yield(s, slot, address, thread.spin_value, reinterpret_cast<uintptr_t>(__builtin_return_address(0)) - 1);
+}
+
 // The preemption timer's signal, on the interrupted fiber's stack: a thread found running the kernel's
-// own code at two ticks in a row is switched out as if it had yielded.
+// own code at two ticks in a row, or at one tick near where the timer switched it out last time (a
+// spin again), is switched out as if it had yielded. A tracked thread that loads memory is left alone:
+// its polls are seen in its loads (watch_load), at the same points at every run.
 void preempt(void* context) {
     BlockScheduler::Impl* s = tls_scheduler;
-    if (!s || !tls_thread || !g_kernel_code.contains(interrupted_pc(context))) return;
+    const uintptr_t pc = interrupted_pc(context);
+    if (!s || !tls_thread || !g_kernel_code.contains(pc)) return;
+    ThreadSlot& slot = running_slot(s);
+    if (slot.poll.accessed) return;
     if (s->switches_at_tick != s->switches) {
         s->switches_at_tick = s->switches;
+        const uintptr_t last = slot.poll.preempt_pc;
+        if (last == 0 || (pc > last ? pc - last : last - pc) > 64) return;
+    }
+    slot.poll.preempt_pc = pc;
+    poll_yield(s, slot, nullptr, 0, pc);
+}
+
+// A tracked thread that loads the same value from one address three times in a row, storing nothing
+// between, polls it: it yields as an atomic's poll does.
+void watch_load(BlockScheduler::Impl* s, ThreadSlot& slot, const void* address, unsigned size, unsigned flags, uintptr_t pc) {
+    PollState& poll = slot.poll;
+    poll.accessed = true;
+    if (flags & KPLAY_ACCESS_WRITE) {
+        poll.watch_address = nullptr;
         return;
     }
-    host_yield();
+    unsigned long long value = 0;
+    switch (size) {
+        case 1: value = *static_cast<const volatile uint8_t*>(address); break;
+        case 2: value = *static_cast<const volatile uint16_t*>(address); break;
+        case 4: value = *static_cast<const volatile uint32_t*>(address); break;
+        case 8: value = *static_cast<const volatile uint64_t*>(address); break;
+        default: return;
+    }
+    if (address != poll.watch_address || value != poll.watch_value) {
+        poll.watch_address = address;
+        poll.watch_value = value;
+        poll.watch_repeats = 0;
+        return;
+    }
+    if (++poll.watch_repeats < 2) return;
+    poll.watch_repeats = 0;
+    poll_yield(s, slot, address, value, pc - 1);
 }
 
 int host_vprintf(const char* format, va_list args) {
@@ -508,10 +599,10 @@ void host_fail(const char* kind, const char* detail, const char* file, int line)
 // A tracked build's load or store: to the tracker of the block this worker runs.
 void host_access(const void* address, unsigned size, unsigned flags, const void* pc) {
     BlockScheduler::Impl* s = tls_scheduler;
-    if (s && s->tracker && tls_thread)
-        // pc is the call's return address; one byte back is inside the call, on the access's own line.
-        s->tracker->access(tls_thread->thread_idx, reinterpret_cast<uintptr_t>(address), size, flags,
-                           pc ? reinterpret_cast<uintptr_t>(pc) - 1 : 0);
+    if (!s || !s->tracker || !tls_thread) return;
+    // pc is the call's return address; one byte back is inside the call, on the access's own line.
+    s->tracker->access(tls_thread->thread_idx, reinterpret_cast<uintptr_t>(address), size, flags, pc ? reinterpret_cast<uintptr_t>(pc) - 1 : 0);
+    watch_load(s, running_slot(s), address, size, flags, reinterpret_cast<uintptr_t>(pc));
 }
 
 const kplay_emu_host kHostTable = {KPLAY_EMU_ABI_VERSION, host_sync_threads,     host_warp_op,          host_grid_sync, host_yield,
@@ -521,7 +612,8 @@ const kplay_emu_host kHostTable = {KPLAY_EMU_ABI_VERSION, host_sync_threads,    
 }  // namespace
 
 BlockScheduler::BlockScheduler(EmulatedKernel kernel, void** args, LaunchGeometry geometry, ThreadOrder order, uint64_t seed,
-                               unsigned char* dynamic_smem, size_t dynamic_smem_bytes, BlockEvents events, GridBarrier* grid)
+                               unsigned char* dynamic_smem, size_t dynamic_smem_bytes, BlockEvents events, Residency& residency,
+                               GridBarrier* grid)
     : impl_(std::make_unique<Impl>()) {
     impl_->kernel = kernel;
     impl_->args = args;
@@ -530,22 +622,29 @@ BlockScheduler::BlockScheduler(EmulatedKernel kernel, void** args, LaunchGeometr
     impl_->seed = seed;
     impl_->events = std::move(events);
     impl_->grid = grid;
-    impl_->block.block_dim = geometry.block;
-    impl_->block.grid_dim = geometry.grid;
-    impl_->block.dynamic_smem = dynamic_smem;
-    impl_->block.dynamic_smem_bytes = dynamic_smem_bytes;
-    impl_->block.cooperative = grid != nullptr;
+    impl_->residency = &residency;
+    impl_->shape.block_dim = geometry.block;
+    impl_->shape.grid_dim = geometry.grid;
+    impl_->shape.dynamic_smem = dynamic_smem;
+    impl_->shape.dynamic_smem_bytes = dynamic_smem_bytes;
+    impl_->shape.cooperative = grid != nullptr;
 }
 
 BlockScheduler::~BlockScheduler() = default;
 
 void BlockScheduler::track(AccessTracker* tracker) { impl_->tracker = tracker; }
 
-void BlockScheduler::run_block(kplay_emu_dim block_idx) {
-    // Seeded per block, so a random order is the same whichever worker runs the block.
-    if (impl_->order == ThreadOrder::random)
-        impl_->random.seed(impl_->seed ^ (block_idx.x * 0x9E3779B97F4A7C15ull + block_idx.y * 0xC2B2AE3D27D4EB4Full + block_idx.z));
-    impl_->run(block_idx);
+void BlockScheduler::run_block(kplay_emu_dim block_idx) { impl_->run(block_idx); }
+
+void BlockScheduler::run_blocks(int worker) {
+    tls_scheduler = impl_.get();
+    rotate_blocks(*impl_, *impl_->residency, worker);
+    tls_scheduler = nullptr;
+}
+
+void BlockScheduler::set_static_shared(unsigned char* begin, size_t bytes) {
+    impl_->static_shared = begin;
+    impl_->static_shared_bytes = begin ? bytes : 0;
 }
 
 const kplay_emu_host* BlockScheduler::host_table() { return &kHostTable; }

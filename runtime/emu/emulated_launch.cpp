@@ -24,6 +24,7 @@
 #include <memory>
 #include <thread>
 
+#include "emu/block_residency.hpp"
 #include "emu/emulated_limits.hpp"
 #include "emu/grid_barrier.hpp"
 #include "emu/message_names.hpp"
@@ -74,6 +75,7 @@ struct SharedStatus {
     int races_published;
     WriterSlots writers;
     SiteSlots sites;
+    StallSlot stall;  // where the resident blocks all wait, while they do
     char log[kLogBytes];
 };
 
@@ -275,8 +277,12 @@ void fill_constants(void* handle, const std::vector<ConstantFill>& constants) {
     if (request.track) mallopt(M_TRIM_THRESHOLD, INT_MAX);
     const LaunchGeometry geometry = request.geometry;
     const uint64_t blocks = static_cast<uint64_t>(geometry.grid.x) * geometry.grid.y * geometry.grid.z;
-    std::atomic<uint64_t> next_block{0};
     std::atomic<int> go{0}, ready{0};
+    // Blocks resident at once, as a GPU keeps them (block_residency.hpp); an endless wait ends the launch.
+    const size_t tls_bytes = thread_local_bytes_of(reinterpret_cast<void*>(entry));
+    const double report_after_s = std::min(1.0, request.timeout_s / 4);  // a certain stall, well before the timeout
+    Residency residency({geometry.grid, geometry.block, tls_bytes + request.dynamic_smem, workers, report_after_s, request.track},
+                        &g_status->stall, [] { fail_and_exit("stall", "", "", 0); });
     BlockEvents events;
     events.fail = [](const std::string& kind, const std::string& message, const char* file, int line) { fail_and_exit(kind, message, file, line); };
     events.warn = add_warning;
@@ -302,9 +308,13 @@ void fill_constants(void* handle, const std::vector<ConstantFill>& constants) {
             EmulatedKernel kernel{entry, set_thread};
             void** args = const_cast<void**>(request.args.data());
             unsigned char* dynamic = request.dynamic_smem ? smem[static_cast<size_t>(w)].data() : nullptr;
-            BlockScheduler scheduler(kernel, args, geometry, request.order, request.seed, dynamic, request.dynamic_smem, events, grid.get());
+            BlockScheduler scheduler(kernel, args, geometry, request.order, request.seed, dynamic, request.dynamic_smem, events, residency,
+                                     grid.get());
             free(malloc(64));       // this thread's malloc arena
             set_thread(nullptr);    // this thread's block of the kernel's thread-local storage
+            void* shared_arrays = nullptr;  // saved and restored with a parked block
+            if (dlinfo(handle, RTLD_DI_TLS_DATA, &shared_arrays) == 0)
+                scheduler.set_static_shared(static_cast<unsigned char*>(shared_arrays), tls_bytes);
             if (tracker) {
                 void* tls_block = nullptr;
                 if (dlinfo(handle, RTLD_DI_TLS_DATA, &tls_block) != 0) tls_block = nullptr;
@@ -315,15 +325,11 @@ void fill_constants(void* handle, const std::vector<ConstantFill>& constants) {
             if (!timer.empty()) add_warning("a thread that spins on a volatile flag cannot be preempted here (" + timer + ")");
             ready.fetch_add(1);
             go.wait(0);
-            // A cooperative launch's worker runs its own block; the others take blocks from the counter.
-            uint64_t b = grid ? static_cast<uint64_t>(w) : next_block.fetch_add(1);
-            while (b < blocks) {
-                const kplay_emu_dim index{static_cast<unsigned>(b % geometry.grid.x),
-                                          static_cast<unsigned>((b / geometry.grid.x) % geometry.grid.y),
-                                          static_cast<unsigned>(b / (static_cast<uint64_t>(geometry.grid.x) * geometry.grid.y))};
-                scheduler.run_block(index);
-                b = grid ? blocks : next_block.fetch_add(1);
-            }
+            // A cooperative launch's worker runs its own block; the others take blocks as Residency allows.
+            if (!grid) return scheduler.run_blocks(w);
+            const auto b = static_cast<uint64_t>(w);
+            scheduler.run_block({static_cast<unsigned>(b % geometry.grid.x), static_cast<unsigned>((b / geometry.grid.x) % geometry.grid.y),
+                                 static_cast<unsigned>(b / (static_cast<uint64_t>(geometry.grid.x) * geometry.grid.y))});
         });
     }
     while (ready.load() < workers) std::this_thread::yield();  // every worker has done the above
@@ -602,12 +608,16 @@ EmulatedLaunchResult run_emulated_launch(const EmulatedLaunchRequest& request) {
                                     [&] { launch_process(request, smem, workers, report.get(), writer_pages, writer_region); });
     collect_log(*status, result);
 
+    // Where the blocks wait when every resident one does (a note the launch process left).
+    const StallText stall =
+        describe_stall(status->stall, request.shared_object, status->so_base, request.runtime_headers);
     if (end.timed_out) {
         result.error_code = ErrorCode::timeout;
         char text[160];
-        std::snprintf(text, sizeof text, "Kernel did not finish within %.3g s on the emulated device and was stopped: an endless loop?",
-                      request.timeout_s);
-        result.error = text;
+        std::snprintf(text, sizeof text, "Kernel did not finish within %.3g s on the emulated device and was stopped: ", request.timeout_s);
+        result.error = text + (stall.text.empty() ? "an endless loop?" : stall.text);
+        result.file = stall.file;
+        result.line = stall.line;
         return result;
     }
     if (finished_cleanly(end, *status, result)) {
@@ -644,7 +654,13 @@ EmulatedLaunchResult run_emulated_launch(const EmulatedLaunchRequest& request) {
                             : kind == "assert" ? ErrorCode::cuda_assert
                             : kind == "trap"   ? ErrorCode::cuda_launch_failed
                                                : ErrorCode::emulation_failed;
-        if (kind == "deadlock") result.error = "Deadlock: " + result.error;
+        if (kind == "stall") {
+            result.error = stall.text;
+            result.file = stall.file;
+            result.line = stall.line;
+            result.error_code = ErrorCode::deadlock;
+        }
+        if (kind == "deadlock" || kind == "stall") result.error = "Deadlock: " + result.error;
     } else {
         explain_silent_end(end.wait_status, ErrorCode::emulation_failed, result);
     }

@@ -1,9 +1,10 @@
 // One launch of an emulated kernel, in a forked process of its own.
 //
 // The launch process loads the checked shared object, starts one worker per core, installs the
-// sandbox and runs the grid: workers take blocks from a shared counter, and a block runs to completion
-// on one worker (block_scheduler). A cooperative launch has a worker per block instead, all resident
-// together, so that every block can wait at the grid barrier. Buffers live in shared guarded mappings made before the fork, so
+// sandbox and runs the grid: workers take blocks in order, and a block runs on one worker
+// (block_scheduler), which parks it for another while it waits for another block (block_residency).
+// A cooperative launch has a worker per block instead, all resident together, so that every block can
+// wait at the grid barrier. Buffers live in shared guarded mappings made before the fork, so
 // results need no copying back, and a fault, a deadlock, a trap or an endless loop ends only that
 // process. The caller gets a message in CUDA's terms: which thread of which block touched which
 // buffer, and at which line. A call runs one host function the same way (run_emulated_call).
