@@ -282,6 +282,11 @@ void AccessTracker::synchronise(size_t region, uintptr_t address, uint32_t in_bl
 
 void AccessTracker::access(const kplay_emu_dim& thread_idx, uintptr_t address, unsigned size, unsigned flags, uintptr_t pc) {
     if (!current_) return;
+    struct Busy {
+        bool& flag;
+        explicit Busy(bool& f) : flag(f) { flag = true; }
+        ~Busy() { flag = false; }
+    } busy(busy_);
     const uint32_t in_block = linear(thread_idx, block_);
     if (flags & KPLAY_ACCESS_FENCE) return fence(in_block, !(flags & KPLAY_ACCESS_BLOCK_SCOPE));
     if (address >= high_ || address + size <= low_ || size == 0) return;

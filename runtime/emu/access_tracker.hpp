@@ -77,6 +77,9 @@ public:
     // Lanes `lanes` of warp `warp` of the running block met at a __syncwarp (or a tile's sync).
     void warp_synced(unsigned warp, unsigned lanes);
     void access(const kplay_emu_dim& thread_idx, uintptr_t address, unsigned size, unsigned flags, uintptr_t pc);
+    // Whether an access is being noted right now: a fault inside the bookkeeping (not the kernel's own, which
+    // comes after its access was noted) leaves the tables half done, and they must not be read then.
+    bool busy() const { return busy_; }
 
     // The races, one per pair of sites and array, with the example chosen as race_report.hpp says.
     std::vector<RawRace> races() const;
@@ -150,6 +153,7 @@ private:
     uint32_t warp_clock_ = 1;  // advanced by every __syncwarp of any block
     std::map<uint32_t, std::unique_ptr<BlockState>> blocks_;  // by linear block id
     BlockState* current_ = nullptr;
+    bool busy_ = false;
     // Releases made to each flag: global addresses as they are, shared ones with their block (1 + id) above.
     std::map<std::pair<uint32_t, uintptr_t>, std::unique_ptr<Knowledge>> releases_;
     std::vector<uintptr_t> sites_;

@@ -80,15 +80,14 @@ struct SharedStatus {
 };
 
 SharedStatus* g_status = nullptr;  // the launch process's view (set after fork)
-// A tracked launch's tracker and the kernel's code, so that a failure can still report the races seen
-// before it: they are the likely cause of a fault or a deadlock that follows them.
+// A tracked launch's tracker, so that a failure can still report the races seen before it: they are the
+// likely cause of a fault or a deadlock that follows them.
 AccessTracker* g_tracker = nullptr;
-CodeRange g_kernel_code_range;
 
 // Called once the launch has failed (its claim won): the tracker is consistent unless the failure came
-// from inside it, which a fault's pc outside the kernel's code tells (pc 0: not a fault, always safe).
-void publish_races_before_failure(uintptr_t fault_pc) {
-    if (!g_tracker || (fault_pc != 0 && !g_kernel_code_range.contains(fault_pc))) return;
+// from inside its bookkeeping.
+void publish_races_before_failure() {
+    if (!g_tracker || g_tracker->busy()) return;
     publish_races(*g_tracker, g_status->so_base, g_status->races);
     g_status->races_published = 1;
 }
@@ -122,7 +121,7 @@ void fail_and_exit(const std::string& kind, const std::string& message, const ch
     copy_text(g_status->message, sizeof g_status->message, message.c_str());
     copy_text(g_status->file, sizeof g_status->file, file);
     g_status->line = line;
-    publish_races_before_failure(0);
+    publish_races_before_failure();
     _exit(2);
 }
 
@@ -158,7 +157,7 @@ void fault_handler(int signal, siginfo_t* info, void* context) {
     }
     // The fault is synchronous, in the kernel's own code on the one tracked worker: the tracker is not
     // in the middle of anything, and the launch process ends here anyway.
-    if (signal == SIGSEGV || signal == SIGBUS || signal == SIGFPE || signal == SIGILL) publish_races_before_failure(g_status->pc);
+    if (signal == SIGSEGV || signal == SIGBUS || signal == SIGFPE || signal == SIGILL) publish_races_before_failure();
     _exit(3);
 }
 
@@ -265,8 +264,7 @@ void fill_constants(void* handle, const std::vector<ConstantFill>& constants) {
     }
 
     install_fault_handlers(false);
-    g_kernel_code_range = code_range_of(reinterpret_cast<void*>(entry));
-    BlockScheduler::enable_preemption(g_kernel_code_range);
+    BlockScheduler::enable_preemption(code_range_of(reinterpret_cast<void*>(entry)));
 
     // Everything that may reach the system on first use happens before the filter: malloc's arenas
     // (glibc counts the CPUs, reading /sys, when it creates one past its limit), each worker's share
