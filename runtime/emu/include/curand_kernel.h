@@ -1,0 +1,9 @@
+// curand_kernel.h on the emulated device: cuRAND's device API from the CUDA toolkit's own headers,
+// compiled by the host compiler against kplay_emu_prelude.h (curand_kplay_prologue.h says how and what
+// matches a GPU), with MTGP32 refused by name. A kernel that includes it takes about half a second more
+// to build (the skip-ahead tables are 1.4 MB of source), and more for each generator it uses.
+#pragma once
+#include "curand_kplay_prologue.h"
+#include_next <curand_kernel.h>
+#define KPLAY_CURAND_WHERE "on the emulated CPU device"
+#include "curand_kplay_refused.h"
