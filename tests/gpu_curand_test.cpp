@@ -16,19 +16,13 @@ namespace kplay {
 namespace {
 
 RunReport run_on_gpu(const std::filesystem::path& file) {
-    static test::TempDir cache;
-    static Engine engine([] {
-        EngineConfig config = default_engine_config();
-        config.cache_dir = cache.path();
-        return config;
-    }());
     RunRequest request;
     request.kernel_path = file;
     request.warmup = 0;
     request.repeat = 1;
     request.measure_ceiling = false;
     request.emulation_timeout_s = 120;  // the reference kernel's launch on the emulated device
-    return engine.run(request);
+    return test::scratch_engine().run(request);
 }
 
 void expect_every_buffer_passes(const RunReport& report) {
