@@ -27,7 +27,7 @@ TEST(ReadmeExamples, EveryTaskExampleRunsAsPrinted) {
     for (const auto& example : examples) names.push_back(example.name);
     for (const char* name : {"vector_add.cu", "sum_reduction.cu", "scaled_row_max.cu", "csr_spmv.cu", "constant_conv.cu", "tail_copy.cu",
                              "gemv_bf16.cu", "dequant_fp8.cu", "layernorm_three_kernels.cu", "cross_entropy.cu", "grid_sum.cu", "tile_sort.cu",
-                             "normalize_one_pass.cu"})
+                             "normalize_one_pass.cu", "dropout.cu"})
         EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
     kplay::test::TempDir dir;
     for (const auto& example : examples) {

@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "base/cache_dir.hpp"
+#include "base/install_paths.hpp"
 #include "base/content_hash.hpp"
 #include "emu/sanitizer_runtime.hpp"
 #include "base/subprocess.hpp"
@@ -87,12 +88,22 @@ HostBuildResult build_with_host_compiler(const HostBuildRequest& request) {
 
 namespace {
 
+// The CUDA toolkit's include folder, searched after everything else (the system's headers included):
+// the toolkit headers kplay compiles as they are, cuRAND's device API, find theirs there, and kplay's
+// stand-ins for the rest come first. Empty when there is none.
+fs::path toolkit_include_dir() {
+    std::error_code error;
+    const fs::path dir = cuda_include_dir();
+    return fs::is_directory(dir, error) ? dir : fs::path();
+}
+
 // The arguments of one compile, without the compiler, the input and the output.
 std::vector<std::string> compile_arguments(const HostCompileJob& job) {
     std::vector<std::string> args = job.flags;
     const fs::path source_dir = fs::path(job.source_path).parent_path();
     if (!source_dir.empty()) args.push_back("-iquote" + source_dir.string());
     for (const auto& dir : job.include_dirs) args.push_back("-I" + dir);
+    if (const fs::path toolkit = toolkit_include_dir(); !toolkit.empty()) args.push_back("-idirafter" + toolkit.string());
     for (const auto& prelude : job.preludes) {
         args.push_back("-include");
         args.push_back(prelude.string());
@@ -103,6 +114,7 @@ std::vector<std::string> compile_arguments(const HostCompileJob& job) {
 // The headers whose contents change the object: the preludes, and what they and the text include.
 std::vector<fs::path> headers_of(const HostCompileJob& job) {
     std::vector<fs::path> search(job.include_dirs.begin(), job.include_dirs.end());
+    if (const fs::path toolkit = toolkit_include_dir(); !toolkit.empty()) search.push_back(toolkit);
     std::vector<fs::path> headers = find_included_files(job.text, fs::path(job.source_path).parent_path(), search);
     for (const auto& prelude : job.preludes) {
         std::string content;

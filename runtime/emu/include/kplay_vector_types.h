@@ -25,8 +25,10 @@ KPLAY_VEC1(long1, long, 8) KPLAY_VEC2(long2, long, 16)
 KPLAY_VEC1(ulong1, unsigned long, 8) KPLAY_VEC2(ulong2, unsigned long, 16)
 KPLAY_VEC1(longlong1, long long, 8) KPLAY_VEC2(longlong2, long long, 16)
 KPLAY_VEC1(ulonglong1, unsigned long long, 8) KPLAY_VEC2(ulonglong2, unsigned long long, 16)
-KPLAY_VEC1(double1, double, 8) KPLAY_VEC2(double2, double, 16)
+KPLAY_VEC1(double1, double, 8) KPLAY_VEC2(double2, double, 16) KPLAY_VEC3(double3, double, 8) KPLAY_VEC4(double4, double, 16)
 inline double2 make_double2(double x, double y) { return {x, y}; }
+inline double3 make_double3(double x, double y, double z) { return {x, y, z}; }
+inline double4 make_double4(double x, double y, double z, double w) { return {x, y, z, w}; }
 inline longlong2 make_longlong2(long long x, long long y) { return {x, y}; }
 
 struct dim3 {
