@@ -4,7 +4,8 @@
 // normalized-float reads of bytes, halves, channels, 3D and layered images, tex1Dfetch past the end;
 // surfaces with their byte-addressed x and boundary modes; and what CUDA leaves undefined, refused with
 // its reason. Then a whole task through the engine: a kplay-texture bilinear resize whose reference
-// samples with reference/kplay_texture.h, and a kplay-surface task whose output is the surface's buffer.
+// samples with reference/kplay_texture.h, a kplay-surface task whose output is the surface's buffer, and
+// the GPU test's probes (tests/data/texture).
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -316,7 +317,7 @@ TEST_F(EmuTextureTasks, ABilinearUpscaleMatchesTheReferencesSamplerExactly) {
         if (argument.param == "tex") {
             bound = true;
             EXPECT_EQ(argument.kind, "texture");
-            EXPECT_EQ(argument.value, "tex over img: 64x48 f32, linear, clamp");
+            EXPECT_EQ(argument.value, "img 64x48 f32, linear, clamp");
         }
     EXPECT_TRUE(bound);
 }
@@ -343,6 +344,22 @@ void kplay_reference(unsigned char* img, int h, int w) {
 )");
     ASSERT_TRUE(report.ok()) << report.stage << ": " << report.error;
     EXPECT_TRUE(report.check.passed) << report.check.summary;
+}
+
+// The files tests/gpu_texture_test.cpp runs on a GPU pass here first: the probes against themselves
+// (which proves the reference-kernel path binds textures too), the surface round trip against its reference.
+TEST_F(EmuTextureTasks, TheGpuProbesRunOnTheEmulatedDevice) {
+    for (const char* file : {"texture_probe.cu", "byte_probe.cu", "surface_round_trip.cu"}) {
+        SCOPED_TRACE(file);
+        RunRequest request;
+        request.kernel_path = test::data_dir() / "texture" / file;
+        request.emulate = true;
+        request.emulation_timeout_s = 60;
+        const RunReport report = engine_.run(request);
+        ASSERT_TRUE(report.ok()) << report.stage << ": " << report.error;
+        EXPECT_TRUE(report.check.passed) << report.check.summary;
+        EXPECT_EQ(report.check.sizes.size(), std::string(file) == "byte_probe.cu" ? 2u : 3u);
+    }
 }
 
 TEST_F(EmuTextureTasks, AWrongDeclarationIsRefusedBeforeAnythingRuns) {

@@ -189,7 +189,7 @@ TEST(TexturePlan, EvaluatesExtentsInnermostFirstAndBindsTheBuffersAddress) {
     EXPECT_EQ(bound.texture, 0);
     EXPECT_EQ(bound.size, 8u);
     EXPECT_EQ(bound.buffer, 0);
-    EXPECT_EQ(bound.value, "tex over img: 480x640 u8x4, linear, clamp, normalized-float reads");
+    EXPECT_EQ(bound.value, "img 480x640 u8x4, linear, clamp, normalized-float reads");
     EXPECT_EQ(plan.arguments[1].kind, "surface");
     // Until the device puts its handle there, the argument holds the buffer's address: the reference's.
     const std::vector<BoundArgument> addressed = with_addresses(plan.arguments, [](size_t index) { return 0x1000 * (index + 1); });

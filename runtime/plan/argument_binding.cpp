@@ -285,7 +285,7 @@ void bind_image(BoundArgument& argument, const std::string& label, const Texture
     argument.texture = index;
     argument.buffer = find_buffer(buffers, decl.buffer);
     if (argument.buffer >= 0) argument.pointers.push_back({0, argument.buffer, 0});
-    argument.value = decl.name + " over " + decl.buffer;
+    argument.value = decl.buffer;
 }
 
 }  // namespace

@@ -166,7 +166,7 @@ LaunchPlan plan_launch(const KernelSpec& spec, const std::vector<std::string>& a
             if (argument.texture < 0) continue;
             TexturePlan image = plan_texture(spec.textures.at(static_cast<size_t>(argument.texture)), plan.names, buffers);
             image.argument = i;
-            argument.value = image.decl.name + " over " + image.decl.buffer + ": " + image.text();
+            argument.value = image.decl.buffer + " " + image.text();
             plan.textures.push_back(std::move(image));
         }
     }

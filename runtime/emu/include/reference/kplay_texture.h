@@ -73,7 +73,8 @@ inline void apply_keys(kplay_image& image, const char* keys) {
         else if (key == "channels" && (value == "1" || value == "2" || value == "4")) image.channels = value[0] - '0';
         else if (key == "layers" && !value.empty() && value.find_first_not_of("0123456789") == std::string::npos) {
             image.layered = 1;
-            image.layers = std::stoll(value);
+            image.layers = 0;
+            for (char digit : value) image.layers = image.layers * 10 + (digit - '0');  // (std::stoll calls strtoll, which a reference may not)
         } else if (key == "layout" && (value == "array" || value == "linear")) image.in_array = value == "array" || image.dims > 1;
         else kplay_ref::fail("kplay_texture: '", token.c_str(), "' is not a key of a kplay-texture line (filter, address, normalized, read, channels, layers, layout)");
     }
@@ -94,7 +95,8 @@ kplay_image make(const T* data, int dims, long long w, long long h, long long d,
     image.depth = d;
     image.layers = 1;
     image.data = const_cast<unsigned char*>(reinterpret_cast<const unsigned char*>(data));
-    std::strcpy(image.name, "the reference's texture");
+    const char name[] = "the reference's texture";
+    std::memcpy(image.name, name, sizeof name);
     apply_keys(image, keys);
     if (image.layered || image.dims == 3) image.in_array = 1;
     return image;
