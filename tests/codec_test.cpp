@@ -181,7 +181,7 @@ void fields(Walk& walk, const KernelSpec& a, const KernelSpec& b) {
     FIELD(task); FIELD(kernel); FIELD(args); FIELD(launch_dims); FIELD(block); FIELD(grid); FIELD(smem); FIELD(defines);
     FIELD(tolerance); field(walk, "requires", a.requirement, b.requirement); FIELD(annotation_line); FIELD(inferred);
     FIELD(kernels); FIELD(reference_function); FIELD(following); FIELD(arch); FIELD(cluster); FIELD(tensor_maps);
-    FIELD(nvrtc_options); FIELD(include_dirs); FIELD(structs); FIELD(cooperative);
+    FIELD(nvrtc_options); FIELD(include_dirs); FIELD(structs); FIELD(cooperative); FIELD(textures);
 }
 // The swizzle and the element type travel as the swizzle's span in bytes and a tf32 flag.
 void fields(Walk& walk, const TensorMapDecl& a, const TensorMapDecl& b) {
@@ -189,6 +189,10 @@ void fields(Walk& walk, const TensorMapDecl& a, const TensorMapDecl& b) {
     field(walk, "swizzle_bytes", swizzle_span_bytes(a.swizzle), swizzle_span_bytes(b.swizzle));
     field(walk, "tf32", a.element == TmaElement::tf32, b.element == TmaElement::tf32);
     FIELD(line);
+}
+void fields(Walk& walk, const TextureDecl& a, const TextureDecl& b) {
+    FIELD(kind); FIELD(name); FIELD(buffer); FIELD(shape); FIELD(layers); FIELD(channels); FIELD(filter); FIELD(address);
+    FIELD(normalized); FIELD(read); FIELD(layout); FIELD(line);
 }
 void fields(Walk& walk, const FollowingLaunch& a, const FollowingLaunch& b) {
     FIELD(kernel); FIELD(args); FIELD(block); FIELD(grid); FIELD(smem); FIELD(line);
@@ -228,7 +232,7 @@ void fields(Walk& walk, const Coverage& a, const Coverage& b) {
 // BoundArgument.storage (the argument's bytes) is deliberately not in the JSON: only the worker, which
 // launches with it, needs it; the other fields are what a user is shown.
 void fields(Walk& walk, const BoundArgument& a, const BoundArgument& b) {
-    FIELD(param); FIELD(binding); FIELD(kind); FIELD(value); FIELD(buffer); FIELD(size); FIELD(tensor_map);
+    FIELD(param); FIELD(binding); FIELD(kind); FIELD(value); FIELD(buffer); FIELD(size); FIELD(tensor_map); FIELD(texture);
 }
 void fields(Walk& walk, const TimingStats& a, const TimingStats& b) {
     FIELD(count); FIELD(median); FIELD(min); FIELD(max); FIELD(mean); FIELD(stddev);
@@ -408,6 +412,8 @@ KernelSpec kernel_spec() {
     spec.include_dirs = {"third_party/cute/include"};
     spec.structs = {{"A", "CSR", {{"rows", "int*", true, "row_ptr+1"}, {"n", "int", false, "R"}}, 5}};
     spec.cooperative = true;
+    spec.textures = {{ImageKind::surface, "s", "x", {"R", "C"}, "L", 4, TextureFilter::linear, TextureAddress::mirror, true,
+                      TextureRead::normalized_float, TextureLayout::array, 6}};
     return spec;
 }
 
@@ -526,7 +532,7 @@ RunReport run_report() {
     report.launch = {{64, 32, 2}, {16, 16, 4}, 8192, false, {2, 3, 4}, true};
     report.following = {{"helper_k", {{5, 6, 7}, {32, 2, 3}, 256, false, {5, 3, 7}, true}}};
     report.coverage = {int64_t{1} << 33, 99, 5, 7, CoverageKind::per_thread_work};
-    BoundArgument argument{"x", "x", "pointer", "x", 2, {1, 2, 3, 4, 5, 6, 7, 8}, 8, 3};
+    BoundArgument argument{"x", "x", "pointer", "x", 2, {1, 2, 3, 4, 5, 6, 7, 8}, 8, 3, 5};
     report.arguments = {argument};
     report.input_description = "normal(0,1), seed 7";
     report.input_identity = "inputs:abc123";

@@ -170,7 +170,7 @@ TEST(TaskDeclaration, ExactMessagesForMistakes) {
               "mine.cu:1: the task has no checked output: give a buffer the role out or inout");
     EXPECT_EQ(declaration_error("// kplay-sizes: n default=8\n// kplay-buffr: y f32[n] out\n"),
               "mine.cu:2: unknown line 'kplay-buffr:' (known: kplay-task, kplay-sizes, kplay-buffer, kplay-constant, kplay-cost, kplay-launch, "
-              "kplay-tma, kplay-struct, kplay-sweep, kplay-torch)");
+              "kplay-tma, kplay-texture, kplay-surface, kplay-struct, kplay-sweep, kplay-torch)");
     EXPECT_EQ(declaration_error("// kplay-sizes: n default=8\n// kplay-buffer: y f32[n] out\n// kplay-cost: ceiling=gpu\n"),
               "mine.cu:3: kplay-cost: unknown ceiling 'gpu' (known: copy, read-only, cublas, none)");
     EXPECT_NE(declaration_error("// kplay-sizes: n default=8\n// kplay-buffer: y f32[n] out\n// kplay-cost: ceiling=cublas\n")

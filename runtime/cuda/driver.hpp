@@ -60,7 +60,14 @@ namespace kplay {
     X(cuLaunchKernel, 4000)                              \
     X(cuLaunchKernelEx, 11060)                           \
     X(cuOccupancyMaxActiveClusters, 11070)               \
-    X(cuTensorMapEncodeTiled, 12000)
+    X(cuTensorMapEncodeTiled, 12000)                     \
+    X(cuArray3DCreate, 3020)                             \
+    X(cuArrayDestroy, 2000)                              \
+    X(cuMemcpy3DAsync, 3020)                             \
+    X(cuTexObjectCreate, 5000)                           \
+    X(cuTexObjectDestroy, 5000)                          \
+    X(cuSurfObjectCreate, 5000)                          \
+    X(cuSurfObjectDestroy, 5000)
 
 struct DriverApi {
 #define KPLAY_DECLARE_DRIVER_POINTER(name, version) PFN_##name##_v##version name = nullptr;

@@ -14,6 +14,7 @@
 #include "cuda/driver.hpp"
 #include "cuda/module.hpp"
 #include "device/constant_fill.hpp"
+#include "device/cuda_images.hpp"
 #include "device/cuda_outputs.hpp"
 
 namespace kplay {
@@ -254,6 +255,17 @@ TensorMapBytes CudaDevice::encode_tensor_map(const TensorMapPlan& plan, uint64_t
     TensorMapBytes bytes;
     std::memcpy(bytes.bytes, &map, sizeof map);
     return bytes;
+}
+
+std::unique_ptr<BoundImage> CudaDevice::bind_image(const TexturePlan& plan, DeviceBuffers& buffers) {
+    make_current();
+    CUdevice device = 0;
+    KPLAY_CU(driver_api().cuDeviceGet(&device, info_.ordinal));
+    int base = 0, pitch = 0;
+    KPLAY_CU(driver_api().cuDeviceGetAttribute(&base, CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT, device));
+    KPLAY_CU(driver_api().cuDeviceGetAttribute(&pitch, CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT, device));
+    const TextureAlignment alignment{static_cast<uint64_t>(std::max(base, 1)), static_cast<uint64_t>(std::max(pitch, 1))};
+    return bind_cuda_image(plan, buffers.address(static_cast<size_t>(plan.buffer)), stream_, alignment);
 }
 
 Occupancy CudaDevice::occupancy(const LoadedKernel& kernel, const LaunchConfig& launch) {

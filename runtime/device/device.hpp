@@ -25,7 +25,9 @@
 #include "values/run_request.hpp"
 #include "values/stage.hpp"
 #include "values/timing_conditions.hpp"
+#include "base/error.hpp"
 #include "plan/tensor_map_plan.hpp"
+#include "plan/texture_plan.hpp"
 #include "tasks/outputs_on_device.hpp"
 #include "kernel_file/task_spec.hpp"
 
@@ -99,6 +101,18 @@ struct DeviceLaunch {
     std::string name;  // the kernel's name expression, for a failure's message
 };
 
+// A texture or surface object over one buffer of a set (kplay-texture, kplay-surface): the 8-byte handle
+// the kernel receives, and the copies a GPU needs where the object lives in a CUDA array of its own (a
+// surface, a layered, 3D or misaligned texture): the buffer into it before the set's launches, and for a
+// surface back out after them, outside their timing. Released with the set.
+class BoundImage {
+public:
+    virtual ~BoundImage() = default;
+    uint64_t handle = 0;
+    virtual void before_launches() {}
+    virtual void after_launches() {}
+};
+
 // A launch's time, or why it failed, and what the kernel printed (emulated device).
 struct LaunchOutcome {
     bool ok = true;
@@ -141,6 +155,11 @@ public:
     // A TMA descriptor over the buffer at `address` (cuTensorMapEncodeTiled). Throws InputError where the
     // device has none (the emulated one refuses such kernels before this) or the driver refuses it.
     virtual TensorMapBytes encode_tensor_map(const TensorMapPlan& plan, uint64_t address) = 0;
+    // The texture or surface object of `plan` over its buffer in `buffers`. Throws InputError where the
+    // device has none or its driver refuses it (the reason and the object named).
+    virtual std::unique_ptr<BoundImage> bind_image(const TexturePlan& plan, DeviceBuffers&) {
+        throw InputError(std::string(plan.decl.key()) + " " + plan.decl.name + ": this device has no texture or surface objects.");
+    }
     // Fills the `__constant__` array `name` of the kernel's module with `bytes` before its launches. Throws
     // InputError when the module has no such symbol or its size is not `bytes` (kplay-constant's length).
     virtual void write_constant(LoadedKernel& kernel, const std::string& name, const void* data, size_t bytes) = 0;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <cstring>
 
 #include "base/error.hpp"
@@ -16,6 +17,7 @@
 #include "emu/emulated_limits.hpp"
 #include "emu/guarded_memory.hpp"
 #include "emu/host_compiler.hpp"
+#include "emu/include/kplay_texture_abi.h"
 #include "emu/message_names.hpp"
 #include "emu/sanitizer_runtime.hpp"
 #include "emu/shared_object_check.hpp"
@@ -246,6 +248,52 @@ void EmulatedDevice::write_constant(LoadedKernel& kernel, const std::string& nam
 
 TensorMapBytes EmulatedDevice::encode_tensor_map(const TensorMapPlan& plan, uint64_t) {
     throw InputError("kplay-tma " + plan.name + ": the emulated CPU device has no tensor memory accelerator (TMA); run the kernel on a GPU.");
+}
+
+namespace {
+
+int image_format(ElementType type) {
+    switch (type) {
+        case ElementType::u8: return KPLAY_IMAGE_U8;
+        case ElementType::i8: return KPLAY_IMAGE_I8;
+        case ElementType::u32: return KPLAY_IMAGE_U32;
+        case ElementType::i32: return KPLAY_IMAGE_I32;
+        case ElementType::f16: return KPLAY_IMAGE_F16;
+        default: return KPLAY_IMAGE_F32;  // the plan allows no other
+    }
+}
+
+// The kernel's handle is the address of this, in the worker's memory, which each launch process inherits.
+class EmulatedImage final : public BoundImage {
+public:
+    kplay_image image{};
+};
+
+}  // namespace
+
+std::unique_ptr<BoundImage> EmulatedDevice::bind_image(const TexturePlan& plan, DeviceBuffers& buffers) {
+    auto bound = std::make_unique<EmulatedImage>();
+    kplay_image& image = bound->image;
+    const TextureDecl& decl = plan.decl;
+    image.magic = KPLAY_IMAGE_MAGIC;
+    image.surface = decl.kind == ImageKind::surface;
+    image.format = image_format(plan.type);
+    image.channels = decl.channels;
+    image.dims = decl.dims();
+    image.layered = plan.layers > 0;
+    image.in_array = decl.in_array() || decl.dims() > 1;
+    image.filter = decl.filter == TextureFilter::linear ? KPLAY_FILTER_LINEAR : KPLAY_FILTER_POINT;
+    image.address = static_cast<int>(decl.address);  // clamp, wrap, mirror, border in both
+    image.normalized = decl.normalized;
+    image.read_normalized = decl.read == TextureRead::normalized_float;
+    image.width = plan.extent[0];
+    image.height = plan.extent[1];
+    image.depth = plan.extent[2];
+    image.layers = plan.layers > 0 ? plan.layers : 1;
+    image.data = reinterpret_cast<unsigned char*>(buffers.address(static_cast<size_t>(plan.buffer)));
+    std::snprintf(image.name, sizeof image.name, "%s", decl.name.c_str());
+    bound->handle = reinterpret_cast<uint64_t>(&image);
+    return bound;
 }
 
 std::unique_ptr<LoadedKernel> EmulatedDevice::library(Baseline, GemmTypes) {

@@ -56,6 +56,7 @@ public:
     bool places_edges() const override { return true; }
     void write_constant(LoadedKernel& kernel, const std::string& name, const void* data, size_t bytes) override;
     TensorMapBytes encode_tensor_map(const TensorMapPlan& plan, uint64_t address) override;
+    std::unique_ptr<BoundImage> bind_image(const TexturePlan& plan, DeviceBuffers& buffers) override;
     LaunchOutcome launch(const std::vector<DeviceLaunch>& launches, DeviceBuffers& buffers) override;
     bool times_repeats() const override { return false; }
     bool before_timed_launch(bool) override { return false; }

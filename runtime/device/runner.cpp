@@ -1,6 +1,7 @@
 // Checked launches, then warm-ups and timed repeats, on any Device.
 #include "device/runner.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 
@@ -29,6 +30,7 @@ struct BufferSet {
     std::vector<std::vector<void*>> pointers;           // by launch, into `arguments`
     std::vector<DeviceLaunch> launches;                 // the sequence, pointing into `pointers`
     std::vector<std::unique_ptr<TensorMapBytes>> tensor_maps;  // TMA descriptors over these buffers
+    std::vector<std::unique_ptr<BoundImage>> images;           // texture and surface objects over them
 };
 
 // `kept`: buffers a run of the same inputs left on the device, inputs as written (nothing to upload).
@@ -51,9 +53,29 @@ BufferSet make_set(Device& device, const std::vector<PlannedLaunch>& sequence, c
                 device.encode_tensor_map(map, set.buffers->address(static_cast<size_t>(map.buffer)))));
             set.pointers[i].at(map.argument) = set.tensor_maps.back()->bytes;
         }
+    // One object per declared name, shared by the launches that take it: a surface two launches write is one array.
+    std::vector<std::string> bound;
+    for (size_t i = 0; i < sequence.size(); ++i)
+        for (const TexturePlan& image : sequence[i].plan->textures) {
+            size_t slot = static_cast<size_t>(std::find(bound.begin(), bound.end(), image.decl.name) - bound.begin());
+            if (slot == bound.size()) {
+                set.images.push_back(device.bind_image(image, *set.buffers));
+                bound.push_back(image.decl.name);
+            }
+            set.pointers[i].at(image.argument) = &set.images[slot]->handle;
+        }
     for (size_t i = 0; i < sequence.size(); ++i)
         set.launches.push_back({sequence[i].kernel, &sequence[i].plan->launch, &set.pointers[i], sequence[i].name});
     return set;
+}
+
+// The set's launches, with its texture and surface objects' copies around them (device/device.hpp).
+LaunchOutcome launch_set(Device& device, BufferSet& set) {
+    for (auto& image : set.images) image->before_launches();
+    LaunchOutcome outcome = device.launch(set.launches, *set.buffers);
+    if (outcome.ok)
+        for (auto& image : set.images) image->after_launches();
+    return outcome;
 }
 
 // Outputs get the launch's poison; inout buffers their initial content again (the kernel reads them).
@@ -193,7 +215,7 @@ RunnerResult run_launches(Device& device, const std::vector<PlannedLaunch>& sequ
     for (int launch_index = 0; launch_index < 2; ++launch_index) {
         BufferSet& set = launch_index == 0 ? sets[0] : second;
         prepare_outputs(data, set, launch_index);
-        const LaunchOutcome outcome = device.launch(set.launches, *set.buffers);
+        const LaunchOutcome outcome = launch_set(device, set);
         keep_messages(outcome, result);
         if (launch_index == 0) {
             result.races = outcome.races;
@@ -247,14 +269,14 @@ RunnerResult run_launches(Device& device, const std::vector<PlannedLaunch>& sequ
     for (int i = 0; i < result.warmup; ++i) {
         BufferSet& set = sets[static_cast<size_t>(i % result.copies)];
         prepare_outputs(data, set, i);
-        device.launch(set.launches, *set.buffers);
+        launch_set(device, set);
     }
     std::vector<double> samples;
     for (int i = 0; i < std::max(1, settings.repeat); ++i) {
         BufferSet& set = sets[static_cast<size_t>(i % result.copies)];
         prepare_outputs(data, set, i);
         result.l2_flushed = device.before_timed_launch(settings.flush_l2);
-        samples.push_back(device.launch(set.launches, *set.buffers).ms);
+        samples.push_back(launch_set(device, set).ms);
         if (cut()) return result;
     }
     result.timing = summarize_timings(samples);

@@ -64,6 +64,9 @@ std::vector<ExportedArgument> arguments(const KernelSpec& spec, const std::vecto
         if (spec.tensor_map(arg))
             throw InputError("the argument '" + arg + "' is a TMA descriptor (kplay-tma), which kplay builds in its worker; "
                              "an exported snippet cannot pass one");
+        if (const TextureDecl* image = spec.texture(arg))
+            throw InputError("the argument '" + arg + "' is a " + (image->kind == ImageKind::texture ? "texture" : "surface") + " object (" +
+                             image->key() + "), which kplay builds in its worker; an exported snippet cannot pass one");
         const auto equals = arg.find('=');
         if (equals != std::string::npos && arg.compare(equals, 2, "==") != 0) {
             result.push_back({-1, python_name(trim(arg.substr(0, equals)))});  // a literal: launch_settings() names it

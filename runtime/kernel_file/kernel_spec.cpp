@@ -174,7 +174,7 @@ void infer_arguments(const std::string& where, const Settings& settings, KernelS
     } else if (!task.builtin && decl) {
         const NamedValues sizes = size_values(task, task.sizes.gpu_default);
         for (const auto& param : decl->params) {
-            if (!task.find_buffer(param.name) && !sizes.count(param.name) && !spec.tensor_map(param.name) && !spec.struct_arg(param.name)) {
+            if (!task.find_buffer(param.name) && !sizes.count(param.name) && !spec.tensor_map(param.name) && !spec.texture(param.name) && !spec.struct_arg(param.name)) {
                 std::vector<std::string> buffers;
                 for (const auto& buffer : task.buffers) buffers.push_back(buffer.name);
                 std::vector<std::string> names;
@@ -233,6 +233,12 @@ void check_host_reference(std::string_view source, const std::string& where, Ker
         const KernelParam& got = function->params[i];
         const std::string which = "parameter " + std::to_string(i + 1) + " ('" + trim(got.type + " " + got.name) + "')";
         const std::string theirs = "the kernel's ('" + trim(want.type + " " + want.name) + "')";
+        if (const TextureDecl* image = spec.texture(i < spec.args.size() ? spec.args[i] : want.name)) {
+            if (!got.is_pointer())  // the reference takes the texture's or surface's buffer
+                throw InputError(at + ": " + which + " is a value, but " + theirs + " is " + image->key() + " " + image->name + " over buffer " +
+                                 image->buffer + ", and the reference gets that buffer: take a pointer to its elements.");
+            continue;
+        }
         if (got.is_pointer() != want.is_pointer())
             throw InputError(at + ": " + which + (got.is_pointer() ? " is a pointer" : " is a value") + ", but " + theirs +
                              (want.is_pointer() ? " is a pointer." : " is a value."));
@@ -294,7 +300,7 @@ void read_following_launches(std::string_view source, const std::string& where, 
             // Bound by parameter name, as a declared task's annotated kernel is.
             const NamedValues sizes = size_values(spec.task, spec.task.sizes.gpu_default);
             for (const auto& param : decl->params) {
-                if (!spec.task.find_buffer(param.name) && !sizes.count(param.name) && !spec.tensor_map(param.name) && !spec.struct_arg(param.name))
+                if (!spec.task.find_buffer(param.name) && !sizes.count(param.name) && !spec.tensor_map(param.name) && !spec.texture(param.name) && !spec.struct_arg(param.name))
                     throw InputError(at + "cannot infer the arguments of " + launch.kernel + ": its parameter '" + param.name +
                                      "' is neither a buffer nor a size. Name it after one, or add args=...");
                 launch.args.push_back(param.name);
@@ -330,6 +336,12 @@ const KernelDecl* KernelSpec::declaration() const { return declaration_of(kernel
 const TensorMapDecl* KernelSpec::tensor_map(const std::string& name) const {
     for (const auto& map : tensor_maps)
         if (map.name == name) return &map;
+    return nullptr;
+}
+
+const TextureDecl* KernelSpec::texture(const std::string& name) const {
+    for (const auto& image : textures)
+        if (image.name == name) return &image;
     return nullptr;
 }
 
@@ -451,6 +463,7 @@ KernelSpec resolve(std::string_view source, const std::filesystem::path& path, c
     spec.task = fixed_task ? *fixed_task : choose_task(source, path, settings.task_name, spec);
     choose_kernel(where, settings.has_kernel, spec);
     spec.tensor_maps = read_tensor_map_lines(source, where);  // before the arguments: a parameter may be named after one
+    spec.textures = read_texture_lines(source, where);
     spec.structs = read_struct_lines(source, where, spec.kernels);
     infer_arguments(where, settings, spec);
     // A load_inline wrapper or a main() that launches the kernel plainly gives its block and grid.
@@ -464,6 +477,9 @@ KernelSpec resolve(std::string_view source, const std::filesystem::path& path, c
     read_following_launches(source, where, spec);
     for (FollowingLaunch& launch : spec.following) launch.kernel = qualified_expression(launch.kernel, spec.declaration_of(launch.kernel));
     check_tensor_map_arguments(where, spec);
+    std::vector<std::vector<std::string>> arg_lists{spec.args};
+    for (const auto& launch : spec.following) arg_lists.push_back(launch.args);
+    check_texture_arguments(where, spec.textures, spec.task, arg_lists);
     // A host reference may live in a header the file includes under KPLAY_REFERENCE (a ladder's one
     // reference.h): it is looked for, and checked, in the text the reference is built from.
     if (!fixed_task && spec.task.reference.kind == ReferenceKind::host) {

@@ -18,6 +18,7 @@
 #include "kernel_file/task_spec.hpp"
 #include "kernel_file/struct_decl.hpp"
 #include "kernel_file/tensor_map_decl.hpp"
+#include "kernel_file/texture_decl.hpp"
 
 namespace kplay {
 
@@ -60,6 +61,8 @@ struct KernelSpec {
     bool cooperative = false;
     std::vector<TensorMapDecl> tensor_maps;
     std::vector<StructDecl> structs;  // struct parameters built from buffers and sizes (kplay-struct)
+    std::vector<TextureDecl> textures;  // texture and surface objects that arguments name (kplay-texture, kplay-surface)
+    const TextureDecl* texture(const std::string& name) const;  // by argument name; null when none
     const StructDecl* struct_arg(const std::string& name) const;  // by parameter name; null when none
     // What only a GPU can run, each named as the file writes it ("arch=sm_90a (line 1)"), for the
     // emulated device's refusal; empty when nothing.

@@ -61,10 +61,11 @@ std::vector<DeclarationLine> find_declaration_lines(std::string_view source) {
         ++number;
         std::string name, rest;
         if (!match_kplay_line(line, name, rest)) continue;
-        // A sweep's space (sweep/sweep_space.hpp), TMA descriptors (kernel_file/tensor_map_decl.hpp), struct
+        // A sweep's space (sweep/sweep_space.hpp), TMA descriptors (kernel_file/tensor_map_decl.hpp), textures and
+        // surfaces (kernel_file/texture_decl.hpp), struct
         // parameters (kernel_file/struct_decl.hpp) and PyTorch expectations (kernel_file/torch_expectation.hpp)
         // are not part of the task: a built-in task's file may have them.
-        if (name == "sweep" || name == "tma" || name == "struct" || name == "torch") continue;
+        if (name == "sweep" || name == "tma" || name == "struct" || name == "torch" || name == "texture" || name == "surface") continue;
         lines.push_back({number, name, tokenize(rest)});
     }
     return lines;
@@ -550,7 +551,7 @@ std::optional<TaskSpec> parse_task_declaration(std::string_view source, const st
             slot = &line;
         } else if (line.kind != "buffer" && line.kind != "constant" && line.kind != "launch") {  // kplay-launch lines belong to the kernel spec
             throw InputError(file + ":" + std::to_string(line.number) + ": unknown line 'kplay-" + line.kind +
-                             ":' (known: kplay-task, kplay-sizes, kplay-buffer, kplay-constant, kplay-cost, kplay-launch, kplay-tma, kplay-struct, kplay-sweep, kplay-torch)");
+                             ":' (known: kplay-task, kplay-sizes, kplay-buffer, kplay-constant, kplay-cost, kplay-launch, kplay-tma, kplay-texture, kplay-surface, kplay-struct, kplay-sweep, kplay-torch)");
         }
     }
     const NamedValues values = size_values(task, task.sizes.gpu_default);

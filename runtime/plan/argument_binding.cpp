@@ -304,12 +304,32 @@ void bind_tensor_map(BoundArgument& argument, const std::string& label, const st
     argument.value = name;
 }
 
+// A texture or surface object: 8 bytes by value, filled in by the device per set of buffers. Until then
+// they hold the buffer's address, which the host reference is called with in the object's place.
+void bind_image(BoundArgument& argument, const std::string& label, const TextureDecl& decl, size_t size, const KernelParam* param, int index,
+                const std::vector<BindableBuffer>& buffers) {
+    const bool texture = decl.kind == ImageKind::texture;
+    const std::string declare = std::string("declare it `") + (texture ? "cudaTextureObject_t " : "cudaSurfaceObject_t ") + decl.name + "`.";
+    if (param && param->is_pointer())
+        throw InputError(label + " is a pointer ('" + param->type + "'), but '" + decl.name + "' is a " + (texture ? "texture" : "surface") +
+                         " object, passed by value: " + declare);
+    if (size != sizeof(uint64_t))
+        throw InputError(label + " is " + std::to_string(size) + " bytes, but '" + decl.name + "' is a " + (texture ? "texture" : "surface") +
+                         " object (8 bytes): " + declare);
+    store(argument, uint64_t{0}, texture ? "texture" : "surface");
+    argument.texture = index;
+    argument.buffer = find_buffer(buffers, decl.buffer);
+    if (argument.buffer >= 0) argument.pointers.push_back({0, argument.buffer, 0});
+    argument.value = decl.buffer;
+}
+
 }  // namespace
 
 std::vector<BoundArgument> bind_arguments(const std::string& kernel_name, const std::vector<std::string>& args,
                                           const NamedValues& names, const std::vector<BindableBuffer>& buffers,
                                           const std::vector<ParamLayout>& params, const KernelDecl* declaration,
-                                          const std::vector<std::string>& tensor_maps, const std::vector<StructDecl>& structs) {
+                                          const std::vector<std::string>& tensor_maps, const std::vector<StructDecl>& structs,
+                                          const std::vector<TextureDecl>& images) {
     if (args.size() != params.size())
         throw InputError("Kernel " + kernel_name + " takes " + std::to_string(params.size()) + " parameters but " +
                          std::to_string(args.size()) + " arguments are bound (args=" + join(args, ",") + "). Fix the kplay annotation's args.");
@@ -329,6 +349,11 @@ std::vector<BoundArgument> bind_arguments(const std::string& kernel_name, const 
         const std::string name = trim(equals == std::string::npos ? arg : arg.substr(0, equals));
         if (const auto map = std::find(tensor_maps.begin(), tensor_maps.end(), name); map != tensor_maps.end()) {
             bind_tensor_map(argument, label, name, size, param, static_cast<int>(map - tensor_maps.begin()));
+            continue;
+        }
+        if (const auto image = std::find_if(images.begin(), images.end(), [&](const TextureDecl& d) { return d.name == name; });
+            image != images.end()) {
+            bind_image(argument, label, *image, size, param, static_cast<int>(image - images.begin()), buffers);
             continue;
         }
         if (const auto decl = std::find_if(structs.begin(), structs.end(), [&](const StructDecl& s) { return s.param == name; });

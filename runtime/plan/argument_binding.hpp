@@ -20,6 +20,7 @@
 #include "kernel_file/source_scan.hpp"
 #include "kernel_file/struct_decl.hpp"
 #include "kernel_file/task_spec.hpp"
+#include "kernel_file/texture_decl.hpp"
 
 namespace kplay {
 
@@ -41,7 +42,9 @@ std::vector<std::string> with_overrides(std::vector<std::string> args, const std
 
 // Resolves every argument. `declaration` may be null. An argument named in `tensor_maps` is a TMA
 // descriptor (a 128-byte parameter the device fills in; BoundArgument::tensor_map is its index there);
-// one named in `structs` is a struct built from its fields. A pointer takes a buffer, `buffer+offset`
+// one named in `structs` is a struct built from its fields; one named in `images` a texture or surface
+// object (8 bytes the device fills in; BoundArgument::texture is its index there), whose bytes hold its
+// buffer's address until then, which is what the host reference is called with. A pointer takes a buffer, `buffer+offset`
 // (elements; checked against the buffer's length) or null (`0`, `null`); a float or double parameter a
 // real expression (`1e-3`, `1/sqrt(d)`, a literal `lr=1e-3`), an integer one an integer expression.
 // Throws InputError naming the argument when the count or a size does not match, a pointer's element
@@ -49,7 +52,8 @@ std::vector<std::string> with_overrides(std::vector<std::string> args, const std
 std::vector<BoundArgument> bind_arguments(const std::string& kernel_name, const std::vector<std::string>& args,
                                           const NamedValues& names, const std::vector<BindableBuffer>& buffers,
                                           const std::vector<ParamLayout>& params, const KernelDecl* declaration,
-                                          const std::vector<std::string>& tensor_maps = {}, const std::vector<StructDecl>& structs = {});
+                                          const std::vector<std::string>& tensor_maps = {}, const std::vector<StructDecl>& structs = {},
+                                          const std::vector<TextureDecl>& images = {});
 
 // The arguments with each buffer's address stored, as `address(buffer index)` gives it.
 template <typename AddressOf>

@@ -160,7 +160,7 @@ LaunchPlan plan_launch(const KernelSpec& spec, const std::vector<std::string>& a
         }
         try {
             plan.arguments = bind_arguments(spec.kernel, with_overrides(args, settings.arg_overrides), plan.names, bindable, function->params,
-                                            declaration, maps, spec.structs);
+                                            declaration, maps, spec.structs, spec.textures);
         } catch (const InputError& error) {
             throw ArgumentsRejected(error.what(), plan);
         }
@@ -171,6 +171,14 @@ LaunchPlan plan_launch(const KernelSpec& spec, const std::vector<std::string>& a
             map.argument = i;
             argument.value = spec.tensor_maps[static_cast<size_t>(argument.tensor_map)].buffer + " " + map.text();
             plan.tensor_maps.push_back(std::move(map));
+        }
+        for (size_t i = 0; i < plan.arguments.size(); ++i) {
+            BoundArgument& argument = plan.arguments[i];
+            if (argument.texture < 0) continue;
+            TexturePlan image = plan_texture(spec.textures.at(static_cast<size_t>(argument.texture)), plan.names, buffers);
+            image.argument = i;
+            argument.value = image.decl.buffer + " " + image.text();
+            plan.textures.push_back(std::move(image));
         }
     }
     return plan;

@@ -22,6 +22,7 @@
 #include "values/run_report.hpp"
 #include "plan/argument_binding.hpp"
 #include "plan/tensor_map_plan.hpp"
+#include "plan/texture_plan.hpp"
 #include "kernel_file/kernel_spec.hpp"
 
 namespace kplay {
@@ -50,6 +51,7 @@ struct LaunchPlan {
     NamedValues names;  // everything the expressions saw: values, literals, sms
     std::vector<BoundArgument> arguments;
     std::vector<TensorMapPlan> tensor_maps;  // the arguments that are TMA descriptors
+    std::vector<TexturePlan> textures;       // the arguments that are texture or surface objects
 };
 
 // Arguments that could not be bound (plan/argument_binding.hpp's messages), with the launch the plan had

@@ -18,6 +18,12 @@ std::string TensorMapPlan::text() const {
            (span ? std::to_string(span) + "B swizzle" : "no swizzle");
 }
 
+int declared_buffer(const std::vector<PlanBuffer>& buffers, const std::string& name, const std::string& at) {
+    for (size_t i = 0; i < buffers.size(); ++i)
+        if (buffers[i].name == name) return static_cast<int>(i);
+    throw InputError(at + "buffer=" + name + " is not one of the task's buffers");
+}
+
 TensorMapPlan plan_tensor_map(const TensorMapDecl& decl, const NamedValues& names, const std::vector<PlanBuffer>& buffers) {
     const std::string at = "kplay-tma " + decl.name + " (line " + std::to_string(decl.line) + "): ";
     TensorMapPlan plan;
@@ -25,13 +31,8 @@ TensorMapPlan plan_tensor_map(const TensorMapDecl& decl, const NamedValues& name
     plan.element = decl.element;
     plan.swizzle = decl.swizzle;
     plan.rank = static_cast<int>(decl.shape.size());
-    const PlanBuffer* buffer = nullptr;
-    for (size_t i = 0; i < buffers.size(); ++i)
-        if (buffers[i].name == decl.buffer) {
-            buffer = &buffers[i];
-            plan.buffer = static_cast<int>(i);
-        }
-    if (!buffer) throw InputError(at + "buffer=" + decl.buffer + " is not one of the task's buffers");
+    plan.buffer = declared_buffer(buffers, decl.buffer, at);
+    const PlanBuffer* buffer = &buffers[static_cast<size_t>(plan.buffer)];
     plan.type = buffer->type;
     if (decl.element == TmaElement::tf32 && buffer->type != ElementType::f32)
         throw InputError(at + "type=tf32 needs an f32 buffer; " + decl.buffer + " holds " + spec_name(buffer->type));

@@ -39,6 +39,10 @@ struct alignas(64) TensorMapBytes {
     unsigned char bytes[128] = {};
 };
 
+// The index in `buffers` of the buffer a kplay-tma, kplay-texture or kplay-surface line names; throws
+// InputError `at` + "buffer=NAME is not one of the task's buffers" when none.
+int declared_buffer(const std::vector<PlanBuffer>& buffers, const std::string& name, const std::string& at);
+
 // Throws InputError "kplay-tma NAME (line L): ..." naming the rule a value breaks: a box extent outside
 // 1..256, an inner box that is not a multiple of 16 bytes or wider than the swizzle, a row pitch that is
 // not a multiple of 16 bytes, a shape larger than the buffer, tf32 over a buffer that is not f32.

@@ -83,7 +83,7 @@ bool is_integer_field(const std::string& key) {
         "max_smem_per_block", "max_smem_per_block_optin", "max_smem_per_sm", "max_threads_per_block",
         "max_threads_per_sm", "max_cluster_size", "memory_bus_bits", "memory_clock_khz", "nan_inf", "nondeterministic", "offset",
         "order_seed", "ordinal", "over_tolerance", "printf_dropped", "ptx_version", "registers_per_thread", "repeat",
-        "seed", "series_bucket", "series_count", "size", "sm_count", "smem", "static_smem_bytes", "swizzle_bytes", "tensor_map", "test", "threads",
+        "seed", "series_bucket", "series_count", "size", "sm_count", "smem", "static_smem_bytes", "swizzle_bytes", "tensor_map", "test", "texture", "threads",
         "total_memory", "uncovered", "unwritten", "warmup", "warp_size", "width", "x", "y", "z"};
     return names.count(key) != 0;
 }
@@ -171,6 +171,14 @@ void from_json(const nlohmann::json& j, TensorMapDecl& v) {
     v.element = j.at("tf32").get<bool>() ? TmaElement::tf32 : TmaElement::same;
     j.at("line").get_to(v.line);
 }
+NLOHMANN_JSON_SERIALIZE_ENUM(ImageKind, {{ImageKind::texture, "texture"}, {ImageKind::surface, "surface"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(TextureFilter, {{TextureFilter::point, "point"}, {TextureFilter::linear, "linear"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(TextureAddress, {{TextureAddress::clamp, "clamp"}, {TextureAddress::wrap, "wrap"},
+                                              {TextureAddress::mirror, "mirror"}, {TextureAddress::border, "border"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(TextureRead, {{TextureRead::element, "element"}, {TextureRead::normalized_float, "normalized-float"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(TextureLayout, {{TextureLayout::standard, "standard"}, {TextureLayout::array, "array"}})
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TextureDecl, kind, name, buffer, shape, layers, channels, filter, address, normalized, read,
+                                                layout, line)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InitSpec, kind, params, layout, text)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CheckSpec, kind, abs, rel, ulp, bound, text)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(BufferSpec, name, type, length, shape, role, init, prefill, zeros_allowed, seed, check, line, constant)
@@ -199,7 +207,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Dim3, x, y, z)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LaunchConfig, grid, block, dynamic_smem, auto_grid, cluster, cooperative)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FollowingLaunchReport, kernel, launch)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Coverage, threads, elements, idle_threads, uncovered, kind)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(BoundArgument, param, binding, kind, value, buffer, size, tensor_map)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(BoundArgument, param, binding, kind, value, buffer, size, tensor_map, texture)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TimingStats, count, median, min, max, mean, stddev)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ClockSample, sm_mhz, memory_mhz, temperature_c, power_w, throttle_reasons)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TimingConditions, recorded, why_not, before, after, throttled, moved)
@@ -263,7 +271,7 @@ void to_json(nlohmann::json& j, const KernelSpec& v) {
          {"annotation_line", v.annotation_line}, {"inferred", v.inferred}, {"kernels", v.kernels},
          {"reference_function", v.reference_function}, {"following", v.following}, {"arch", v.arch}, {"cluster", v.cluster},
          {"tensor_maps", v.tensor_maps}, {"nvrtc_options", v.nvrtc_options}, {"include_dirs", v.include_dirs}, {"structs", v.structs},
-         {"cooperative", v.cooperative}};
+         {"cooperative", v.cooperative}, {"textures", v.textures}};
 }
 void from_json(const nlohmann::json& j, KernelSpec& v) {
     check_integer_fields(j);
@@ -290,6 +298,7 @@ void from_json(const nlohmann::json& j, KernelSpec& v) {
     j.at("include_dirs").get_to(v.include_dirs);
     if (const auto it = j.find("structs"); it != j.end()) it->get_to(v.structs);  // absent from an older peer: none
     if (const auto it = j.find("cooperative"); it != j.end()) it->get_to(v.cooperative);
+    if (const auto it = j.find("textures"); it != j.end()) it->get_to(v.textures);  // absent from an older peer: none
 }
 
 void to_json(nlohmann::json& j, const RunRequest& v) {

@@ -50,6 +50,7 @@ struct BoundArgument {
     alignas(16) unsigned char storage[kMaxArgumentBytes] = {};
     size_t size = 0;
     int tensor_map = -1;  // the spec's TMA descriptor it passes (128 bytes the device builds); -1 for none
+    int texture = -1;     // the spec's texture or surface object it passes (8 bytes the device builds); -1 for none
     // The addresses its bytes hold, filled in per set of buffers (with_addresses); like `storage`, only
     // the worker, which launches with them, needs them.
     std::vector<PointerSlot> pointers;

@@ -45,29 +45,22 @@ KPLAY_EMU_REFUSED(__u128AtomicExch_block, KPLAY_WIDE) KPLAY_EMU_REFUSED(__u128At
 KPLAY_EMU_REFUSED(__nv_associate_access_property, "L2 cache access properties do not exist on the CPU")
 KPLAY_EMU_REFUSED(__nv_aligned_device_malloc, "allocating memory inside a kernel is not emulated")
 KPLAY_EMU_REFUSED(__cudaPushCallConfiguration, "launching a kernel from a kernel (dynamic parallelism) is not emulated")
-#define KPLAY_TEXTURES "textures and surfaces are not emulated (read the array through a pointer instead)"
-KPLAY_EMU_REFUSED(tex1Dfetch, KPLAY_TEXTURES) KPLAY_EMU_REFUSED(tex1D, KPLAY_TEXTURES)
+// Texture and surface objects from kplay-texture and kplay-surface lines (kplay_emu_texture.h); the
+// fetches of what those lines cannot declare stay refused.
+#include "kplay_emu_texture.h"
+#define KPLAY_TEXTURES "kplay declares no mipmapped, gather or cubemap textures (kplay-texture makes plain 1D, 2D, 3D and layered ones)"
 KPLAY_EMU_REFUSED(tex1DLod, KPLAY_TEXTURES) KPLAY_EMU_REFUSED(tex1DGrad, KPLAY_TEXTURES)
-KPLAY_EMU_REFUSED(tex1DLayered, KPLAY_TEXTURES) KPLAY_EMU_REFUSED(tex1DLayeredLod, KPLAY_TEXTURES)
-KPLAY_EMU_REFUSED(tex1DLayeredGrad, KPLAY_TEXTURES) KPLAY_EMU_REFUSED(tex2D, KPLAY_TEXTURES)
+KPLAY_EMU_REFUSED(tex1DLayeredLod, KPLAY_TEXTURES) KPLAY_EMU_REFUSED(tex1DLayeredGrad, KPLAY_TEXTURES)
 KPLAY_EMU_REFUSED(tex2DLod, KPLAY_TEXTURES) KPLAY_EMU_REFUSED(tex2DGrad, KPLAY_TEXTURES)
-KPLAY_EMU_REFUSED(tex2DLayered, KPLAY_TEXTURES) KPLAY_EMU_REFUSED(tex2DLayeredLod, KPLAY_TEXTURES)
-KPLAY_EMU_REFUSED(tex2DLayeredGrad, KPLAY_TEXTURES) KPLAY_EMU_REFUSED(tex2Dgather, KPLAY_TEXTURES)
-KPLAY_EMU_REFUSED(tex3D, KPLAY_TEXTURES) KPLAY_EMU_REFUSED(tex3DLod, KPLAY_TEXTURES)
+KPLAY_EMU_REFUSED(tex2DLayeredLod, KPLAY_TEXTURES) KPLAY_EMU_REFUSED(tex2DLayeredGrad, KPLAY_TEXTURES)
+KPLAY_EMU_REFUSED(tex2Dgather, KPLAY_TEXTURES) KPLAY_EMU_REFUSED(tex3DLod, KPLAY_TEXTURES)
 KPLAY_EMU_REFUSED(tex3DGrad, KPLAY_TEXTURES) KPLAY_EMU_REFUSED(texCubemap, KPLAY_TEXTURES)
 KPLAY_EMU_REFUSED(texCubemapLod, KPLAY_TEXTURES) KPLAY_EMU_REFUSED(texCubemapGrad, KPLAY_TEXTURES)
 KPLAY_EMU_REFUSED(texCubemapLayered, KPLAY_TEXTURES) KPLAY_EMU_REFUSED(texCubemapLayeredLod, KPLAY_TEXTURES)
-KPLAY_EMU_REFUSED(texCubemapLayeredGrad, KPLAY_TEXTURES) KPLAY_EMU_REFUSED(surf1Dread, KPLAY_TEXTURES)
-KPLAY_EMU_REFUSED(surf1Dwrite, KPLAY_TEXTURES) KPLAY_EMU_REFUSED(surf1DLayeredread, KPLAY_TEXTURES)
-KPLAY_EMU_REFUSED(surf1DLayeredwrite, KPLAY_TEXTURES) KPLAY_EMU_REFUSED(surf2Dread, KPLAY_TEXTURES)
-KPLAY_EMU_REFUSED(surf2Dwrite, KPLAY_TEXTURES) KPLAY_EMU_REFUSED(surf2DLayeredread, KPLAY_TEXTURES)
-KPLAY_EMU_REFUSED(surf2DLayeredwrite, KPLAY_TEXTURES) KPLAY_EMU_REFUSED(surf3Dread, KPLAY_TEXTURES)
-KPLAY_EMU_REFUSED(surf3Dwrite, KPLAY_TEXTURES) KPLAY_EMU_REFUSED(surfCubemapread, KPLAY_TEXTURES)
+KPLAY_EMU_REFUSED(texCubemapLayeredGrad, KPLAY_TEXTURES) KPLAY_EMU_REFUSED(surfCubemapread, KPLAY_TEXTURES)
 KPLAY_EMU_REFUSED(surfCubemapwrite, KPLAY_TEXTURES) KPLAY_EMU_REFUSED(surfCubemapLayeredread, KPLAY_TEXTURES)
 KPLAY_EMU_REFUSED(surfCubemapLayeredwrite, KPLAY_TEXTURES)
 #undef KPLAY_TEXTURES
-typedef unsigned long long cudaTextureObject_t;
-typedef unsigned long long cudaSurfaceObject_t;
 
 // The spellings of the counting barriers without underscores (sm_20_intrinsics.h).
 inline bool syncthreads_and(bool predicate, KPLAY_EMU_SITE) { return __syncthreads_and(predicate, file, line); }

@@ -29,6 +29,7 @@
 
 #include "../kplay_vector_types.h"
 #include "../kplay_cuda_math_common.h"  // CUDA's min/max overloads and its own math functions, as under nvcc
+#include "../kplay_texture_types.h"       // a kernel's cudaTextureObject_t parameters (reference/kplay_texture.h samples)
 
 // One thread of one block, for the helpers that read them.
 inline constexpr uint3 threadIdx{0, 0, 0};
