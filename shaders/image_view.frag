@@ -1,9 +1,9 @@
 #version 330 core
 // Image views with zoom and pan. Modes:
-//   0 colour image (RGB texture)
+//   0 colour image (RGB texture, or RGBA drawn opaque)
 //   1 gray image (R texture)
 //   2 grayscale difference out-ref (R32F): 0 dark, within tolerance green, beyond it red (too bright) or
-//     blue (too dark), NaN (never written) magenta
+//     blue (too dark), NaN (never written) magenta; brightness by the difference in bytes (u_to_byte)
 //   3 matmul |C-R| over the allowed error (R32F): within tolerance (<= 1) dark green shades, beyond it
 //     log-scaled heat from red through yellow to white (1000x over and more), NaN magenta
 in vec2 v_screen;
@@ -15,6 +15,7 @@ uniform float u_scale;     // view pixels per image pixel
 uniform vec2 u_offset;     // view position of the image's top-left corner
 uniform int u_mode;
 uniform float u_tolerance; // mode 2: allowed difference
+uniform float u_to_byte;   // mode 2: a difference times this is in bytes (255 for a float image in 0..1)
 
 vec3 heat(float t) {
     t = clamp(t, 0.0, 1.0);
@@ -39,8 +40,8 @@ void main() {
         if (isnan(d)) frag_color = vec4(1.0, 0.0, 1.0, 1.0);
         else if (d == 0.0) frag_color = vec4(0.08, 0.08, 0.08, 1.0);
         else if (abs(d) <= u_tolerance) frag_color = vec4(0.1, 0.45, 0.15, 1.0);
-        else if (d > 0.0) frag_color = vec4(0.5 + 0.5 * clamp(d / 64.0, 0.0, 1.0), 0.1, 0.1, 1.0);
-        else frag_color = vec4(0.1, 0.2, 0.5 + 0.5 * clamp(-d / 64.0, 0.0, 1.0), 1.0);
+        else if (d > 0.0) frag_color = vec4(0.5 + 0.5 * clamp(d * u_to_byte / 64.0, 0.0, 1.0), 0.1, 0.1, 1.0);
+        else frag_color = vec4(0.1, 0.2, 0.5 + 0.5 * clamp(-d * u_to_byte / 64.0, 0.0, 1.0), 1.0);
     } else {
         float e = texel.r;
         if (isnan(e)) { frag_color = vec4(1.0, 0.0, 1.0, 1.0); return; }

@@ -39,6 +39,7 @@ struct Case {
     NamedValues values;
     std::optional<double> override_value;
     OutputKind kind = OutputKind::series;
+    double image_white = 255;
 
     BufferCheckInput input() const {
         BufferCheckInput in;
@@ -50,6 +51,7 @@ struct Case {
         in.values = values;
         in.tolerance_override = override_value;
         in.kind = kind;
+        in.image_white = image_white;
         return in;
     }
     BufferCheck check() const { return check_buffer(input()); }
@@ -514,6 +516,37 @@ TEST(OutputViews, ADownsampledColourImageKeepsItsChannels) {
     EXPECT_EQ(view.output[5], 35);
     EXPECT_FLOAT_EQ(view.map[1], 100.5f - 23.0f);
     EXPECT_EQ(view.map[0], 0);
+}
+
+// A float image in 0..1 is drawn as bytes scaled by 255 (clamped, rounded), RGBA's four channels kept; its
+// differences stay in its own units. The kept full-resolution view draws it the same way.
+TEST(OutputViews, AFloatImageInZeroToOneIsDrawnAsBytes) {
+    const std::vector<float> want{0, 0.5f, 1, 1, 0.25f, 0.75f, 0.1f, 1};
+    std::vector<float> got = want;
+    got[1] = 0.6f;   // pixel 0 green, 0.1 too bright
+    got[4] = -0.5f;  // pixel 1 red, below black: clamped
+    got[6] = 2.0f;   // pixel 1 blue, past white
+    Case c = make_case<float>(ElementType::f32, got, want, tolerance("0.01", "", "abs:0.01"), {1, 2, 4}, "rgba");
+    c.image_white = 1;
+    const OutputView view = c.view(OutputKind::image);
+    EXPECT_EQ(view.channels, 4);
+    EXPECT_EQ(view.output, (std::vector<unsigned char>{0, 153, 255, 255, 0, 191, 255, 255}));
+    ASSERT_EQ(view.map.size(), 2u);
+    EXPECT_FLOAT_EQ(view.map[0], 0.1f);
+    EXPECT_FLOAT_EQ(view.map[1], 1.9f);
+    // Values in 0..255 are bytes as they are, rounded.
+    c.image_white = 255;
+    EXPECT_EQ(c.view(OutputKind::image).output, (std::vector<unsigned char>{0, 1, 1, 1, 0, 1, 2, 1}));
+
+    c.image_white = 1;
+    KeptView kept;
+    const std::string key = kept.next_key();
+    auto reference = std::make_shared<ExpectedOutputs>();
+    reference->outputs = {c.expected};
+    BufferCheckInput input = c.input();
+    input.expected = &reference->outputs[0];
+    kept.keep(input, OutputKind::image, reference, nullptr, 0);
+    EXPECT_EQ(kept.full_view(key).output, view.output);
 }
 
 // The engine keeps a downsampled view's output and makes its full resolution when asked by its key.

@@ -1008,3 +1008,134 @@ TEST(GuiWindow, ClosingWhileAPoolStartsWaitsForNoOneAndLeavesNothingRunning) {
     // "[s]leep": the pattern does not match the shell that runs pgrep, whose own command line holds it.
     EXPECT_NE(run("pgrep -f '[s]" + marker.substr(1) + "' >/dev/null"), 0) << marker << " still runs";
 }
+
+namespace {
+
+// Samples 11x11 points across the image in `view` (a rect of the dumped state) and counts those whose
+// screen pixel is within 24 of `expected(channel, x, y)` (0..255) as the shader samples it there:
+// bilinearly between image pixels. Returns {matched, checked}.
+std::pair<int, int> matching_points(const json& state, const Screenshot& shot, const char* view, int image_w, int image_h,
+                                    const std::function<float(int, int, int)>& expected) {
+    if (!state["view"].contains(view)) return {0, 0};
+    const auto rect = state["view"][view];
+    const float scale = state["view"]["scale"], ox = state["view"]["offset"][0], oy = state["view"]["offset"][1];
+    const float left = rect[0].get<float>() + ox, top = rect[1].get<float>() + oy;
+    auto at = [&](int c, int x, int y) { return expected(c, std::clamp(x, 0, image_w - 1), std::clamp(y, 0, image_h - 1)); };
+    int matched = 0, checked = 0;
+    for (int iy = 1; iy < 12; ++iy)
+        for (int ix = 1; ix < 12; ++ix) {
+            const int sx = static_cast<int>(left + scale * image_w * ix / 12.0f), sy = static_cast<int>(top + scale * image_h * iy / 12.0f);
+            if (sx < 0 || sy < 0 || sx >= shot.w || sy >= shot.h) continue;
+            const float u = (sx + 0.5f - left) / scale - 0.5f, v = (sy + 0.5f - top) / scale - 0.5f;
+            const int x0 = static_cast<int>(std::floor(u)), y0 = static_cast<int>(std::floor(v));
+            const float fx = u - x0, fy = v - y0;
+            int diff = 0;
+            for (int c = 0; c < 3; ++c) {
+                const float want = (1 - fy) * ((1 - fx) * at(c, x0, y0) + fx * at(c, x0 + 1, y0)) +
+                                   fy * ((1 - fx) * at(c, x0, y0 + 1) + fx * at(c, x0 + 1, y0 + 1));
+                diff = std::max(diff, static_cast<int>(std::abs(shot.rgb[3 * (static_cast<size_t>(sy) * shot.w + sx) + c] - want)));
+            }
+            ++checked;
+            if (diff <= 24) ++matched;
+        }
+    return {matched, checked};
+}
+
+// A window on the kernel file `name`.cu holding `source`: its state and screenshot after the first result.
+std::pair<json, Screenshot> shown_in_window(const kplay::test::TempDir& dir, const std::string& name, const std::string& source) {
+    const fs::path kernel = dir.write(name + ".cu", source);
+    const fs::path shot = dir.path() / (name + ".png");
+    Window window(dir, {kernel.string(), "--screenshot", shot.string(), "--frames", "5"});
+    EXPECT_EQ(window.wait_exit(), 0);
+    return {window.state(), load_screenshot(shot)};
+}
+
+// The built-in image at the size a run used, as the window's input view shows it.
+kplay::PlanarImage shown_image(const json& state) {
+    return kplay::make_default_image(state["shown"].value("input_w", 1), state["shown"].value("input_h", 1));
+}
+
+}  // namespace
+
+// An RGBA output (shape=h,w,4) is drawn in colour, its alpha left out: a kernel that swaps red and blue of
+// uchar4 pixels and writes alpha 0 shows the swapped picture, opaque, beside the input.
+TEST(GuiWindow, AnRgbaOutputIsDrawnInColourWithoutItsAlpha) {
+    if (const std::string why = why_no_display(); !why.empty()) GTEST_SKIP() << why;
+    kplay::test::TempDir dir;
+    const auto [state, pixels] = shown_in_window(dir, "swap_rb", R"(// kplay-sizes: w,h default=320x200 test=3x5
+// kplay-buffer: rgba u8[4*w*h] in init=image(rgba)
+// kplay-buffer: out u8[4*w*h] out shape=h,w,4
+// kplay: launch=2d block=16,16
+__global__ void swap_rb(const uchar4* rgba, uchar4* out, int w, int h) {
+    int x = blockIdx.x * blockDim.x + threadIdx.x;
+    int y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= w || y >= h) return;
+    uchar4 p = rgba[y * w + x];
+    out[y * w + x] = make_uchar4(p.z, p.y, p.x, 0);
+}
+#ifdef KPLAY_REFERENCE
+void kplay_reference(const uchar4* rgba, uchar4* out, int w, int h) {
+    for (int i = 0; i < w * h; ++i) out[i] = make_uchar4(rgba[i].z, rgba[i].y, rgba[i].x, 0);
+}
+#endif
+)");
+    EXPECT_EQ(state.value("view_kind", ""), "image");
+    ASSERT_TRUE(state.contains("shown")) << state.dump().substr(0, 2000);
+    EXPECT_TRUE(state["shown"].value("passed", false)) << state["last"].dump().substr(0, 2000);
+    EXPECT_EQ(state["output_view"].value("channels", 0), 4);
+    EXPECT_EQ(state["output_view"].value("white", 0.0), 255.0);
+    ASSERT_GT(pixels.w, 0);
+    const kplay::PlanarImage image = shown_image(state);
+    ASSERT_EQ(image.width, 320);
+    auto plane = [&](int c, int x, int y) { return static_cast<float>(image.planes[c * image.pixels() + static_cast<size_t>(y) * image.width + x]); };
+    const auto [input_matched, input_checked] =
+        matching_points(state, pixels, "input", image.width, image.height, [&](int c, int x, int y) { return plane(c, x, y); });
+    EXPECT_GE(input_checked, 100);
+    EXPECT_GE(input_matched, input_checked * 9 / 10) << input_matched << " of " << input_checked << " input points are the image";
+    const auto [matched, checked] =
+        matching_points(state, pixels, "output", image.width, image.height, [&](int c, int x, int y) { return plane(2 - c, x, y); });
+    EXPECT_GE(checked, 100);
+    EXPECT_GE(matched, checked * 9 / 10) << matched << " of " << checked << " output points are the image with red and blue swapped";
+}
+
+// A float image in 0..1 (README's blur) is drawn like bytes: its output view is the blurred picture, and a
+// kernel 12% too bright is drawn red in the difference view, where the right one is dark.
+TEST(GuiWindow, AFloatImageOutputIsDrawnOverItsInputsRange) {
+    if (const std::string why = why_no_display(); !why.empty()) GTEST_SKIP() << why;
+    kplay::test::TempDir dir;
+    const std::string source = kplay::test::readme_example("blur_float_rgb.cu");
+    ASSERT_NE(source.find("sum.x / 9"), std::string::npos);
+    const auto [good, good_pixels] = shown_in_window(dir, "blur", source);
+    EXPECT_EQ(good.value("view_kind", ""), "image");
+    ASSERT_TRUE(good.contains("shown")) << good.dump().substr(0, 2000);
+    EXPECT_TRUE(good["shown"].value("passed", false)) << good["last"].dump().substr(0, 2000);
+    EXPECT_EQ(good["output_view"].value("channels", 0), 3);
+    EXPECT_EQ(good["output_view"].value("white", 0.0), 1.0);
+    ASSERT_GT(good_pixels.w, 0);
+    const kplay::PlanarImage image = shown_image(good);
+    ASSERT_EQ(image.width, 320);
+    // The blurred byte: the mean of the 3x3 neighbourhood (edges clamped), as the kernel's mean of value/255.
+    auto blurred = [&](int c, int x, int y) {
+        float sum = 0;
+        for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx) {
+                const int sx = std::clamp(x + dx, 0, image.width - 1), sy = std::clamp(y + dy, 0, image.height - 1);
+                sum += image.planes[c * image.pixels() + static_cast<size_t>(sy) * image.width + sx];
+            }
+        return sum / 9;
+    };
+    const auto [matched, checked] = matching_points(good, good_pixels, "output", image.width, image.height, blurred);
+    EXPECT_GE(checked, 100);
+    EXPECT_GE(matched, checked * 9 / 10) << matched << " of " << checked << " output points are the blurred image";
+    ASSERT_TRUE(good["view"].contains("difference"));
+    EXPECT_LT(good_pixels.count(good["view"]["difference"], 0, 100, 160, 25, 25), 50);  // nothing too bright
+
+    std::string brighter = source;
+    brighter.replace(brighter.find("sum.x / 9"), 9, "sum.x / 8");  // the kernel's red only, not the reference's
+    const auto [bad, bad_pixels] = shown_in_window(dir, "brighter", brighter);
+    ASSERT_TRUE(bad.contains("shown")) << bad.dump().substr(0, 2000);
+    EXPECT_FALSE(bad["shown"].value("passed", true));
+    ASSERT_GT(bad_pixels.w, 0);
+    // Red 12% too bright: 0.06 on average, 15 in bytes, drawn (0.5 + 0.5 * 15/64) red.
+    EXPECT_GT(bad_pixels.count(bad["view"]["difference"], 0, 100, 160, 25, 25), 2000);
+}

@@ -27,7 +27,7 @@ TEST(ReadmeExamples, EveryTaskExampleRunsAsPrinted) {
     for (const auto& example : examples) names.push_back(example.name);
     for (const char* name : {"vector_add.cu", "sum_reduction.cu", "scaled_row_max.cu", "csr_spmv.cu", "constant_conv.cu", "tail_copy.cu",
                              "gemv_bf16.cu", "dequant_fp8.cu", "layernorm_three_kernels.cu", "cross_entropy.cu", "grid_sum.cu", "tile_sort.cu",
-                             "normalize_one_pass.cu", "dropout.cu"})
+                             "normalize_one_pass.cu", "dropout.cu", "rgba_to_gray.cu", "blur_float_rgb.cu"})
         EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
     kplay::test::TempDir dir;
     for (const auto& example : examples) {
@@ -128,20 +128,50 @@ TEST(ReadmeExamples, TheSeedKernelSweepRunsAsPrinted) {
     EXPECT_NE(output.find("best: block="), std::string::npos) << output;
 }
 
-// README's first kplay-cli example, as printed: the seed kernel on the repository's photo, written as a
-// PNG (run in a scratch folder that sees the checkout's kernels_src, so the PNG lands there).
-TEST(ReadmeExamples, TheSeedKernelOnTheRepositorysPhotoRunsAsPrinted) {
+// README's kplay-cli line that starts `build/bin/kplay-cli START`, run as printed from `dir`, which sees
+// the checkout's kernels_src (so a photo's path resolves and what the line writes lands in `dir`).
+namespace {
+
+kplay::test::CliRun run_readme_line_beside_kernels(const std::string& start, const kplay::test::TempDir& dir) {
     const std::string readme = kplay::test::read_file(KPLAY_TEST_README);
-    const std::string command = "build/bin/kplay-cli run kernels_src/grayscale/01_seed_1d.cu --image ";
-    const size_t at = readme.find(command);
-    ASSERT_NE(at, std::string::npos) << "README's first example";
+    const size_t at = readme.find("build/bin/kplay-cli " + start);
+    if (at == std::string::npos) return {-1, "README has no line 'build/bin/kplay-cli " + start + "'"};
     const std::string line = readme.substr(at + 20, readme.find('\n', at) - at - 20);
-    kplay::test::TempDir dir;
     std::filesystem::create_directory_symlink(kplay::test::kernels_dir(), dir.path() / "kernels_src");
-    const auto [code, output] = run_cli(line, dir, dir.path().string());
+    return run_cli(line, dir, dir.path().string());
+}
+
+}  // namespace
+
+// README's first kplay-cli example, as printed: the seed kernel on the repository's photo, written as a
+// PNG.
+TEST(ReadmeExamples, TheSeedKernelOnTheRepositorysPhotoRunsAsPrinted) {
+    kplay::test::TempDir dir;
+    const auto [code, output] = run_readme_line_beside_kernels("run kernels_src/grayscale/01_seed_1d.cu --image ", dir);
     EXPECT_EQ(code, 0) << output;
     EXPECT_NE(output.find("grace_hopper.jpg, 517x606"), std::string::npos) << output;
     EXPECT_TRUE(std::filesystem::exists(dir.path() / "gray.png")) << output;
+}
+
+// README's RGBA example on the repository's photo, as printed: w and h take its size, and alpha is 255.
+// Declared as RGB (3*w*h) the RGBA buffer (4*w*h) is an input error naming image(rgba).
+TEST(ReadmeExamples, TheRgbaExampleRunsOnAPhotoAndAMisdeclaredLayoutIsNamed) {
+    kplay::test::TempDir dir;
+    std::string source = kplay::test::readme_example("rgba_to_gray.cu");
+    dir.write("rgba_to_gray.cu", source);
+    const auto [code, output] = run_readme_line_beside_kernels("run rgba_to_gray.cu --image ", dir);
+    EXPECT_EQ(code, 0) << output;
+    EXPECT_NE(output.find("grace_hopper.jpg, 517x606"), std::string::npos) << output;
+    EXPECT_NE(output.find("check      PASS"), std::string::npos) << output;
+
+    source.replace(source.find("init=image(rgba)"), 16, "init=image(interleaved)");
+    const auto file = dir.write("rgb_declared.cu", source);
+    const auto [bad_code, bad_output] = run_cli("run " + file.string() + " --size 40x30", dir);
+    EXPECT_EQ(bad_code, 3) << bad_output;
+    EXPECT_NE(bad_output.find("input 'rgba' (init=image(interleaved)): the 40x30 image needs 3600 values (3*w*h), but the buffer has 4800 = "
+                              "4*w*h, which image(rgba) fills: write init=image(rgba), or make its length 3*w*h"),
+              std::string::npos)
+        << bad_output;
 }
 
 // README's "A GPU elsewhere" lines, as printed, over the test sshd (its host alias stands for gpu-box

@@ -176,9 +176,10 @@ TEST(TaskDeclaration, ExactMessagesForMistakes) {
     EXPECT_NE(declaration_error("// kplay-sizes: n default=8\n// kplay-buffer: y f32[n] out\n// kplay-cost: ceiling=cublas\n")
                   .find("ceiling=cublas needs gemm=A,B,C,M,N,K"),
               std::string::npos);
-    EXPECT_EQ(declaration_error("// kplay-sizes: w,h default=8x8\n// kplay-buffer: img f32[3*w*h] in init=image(planar)\n"
+    EXPECT_EQ(declaration_error("// kplay-sizes: w,h default=8x8\n// kplay-buffer: img i32[3*w*h] in init=image(planar)\n"
                                 "// kplay-buffer: y f32[w*h] out\n"),
-              "mine.cu:2: kplay-buffer 'img': an image input holds bytes: make it u8");
+              "mine.cu:2: kplay-buffer 'img': an image fills a u8 buffer (its bytes) or a float one (f32, f16, bf16, f64: values 0..1, "
+              "or 0..255 with init=image(planar,255)), not i32: make it u8, or f32 for float values");
 }
 
 TEST(TaskDeclaration, AMissingReferenceSaysWhatToWrite) {
@@ -428,4 +429,76 @@ TEST(TaskDeclaration, CublasCeilingsForF32F16AndBf16AndARefusalByNameElsewhere) 
               "(fp8_e4m3 x fp8_e4m3 -> f32); give ceiling=copy, read-only or none");
     EXPECT_EQ(declaration_error(gemm("bf16", "f16")),
               "mine.cu:5: kplay-cost: ceiling=cublas: cuBLAS's GEMM takes A and B of one type and C of that type or f32, not bf16 x bf16 -> f16");
+}
+
+// Images as courses hand them: RGBA bytes (uchar4), and float pictures in 0..1 or 0..255.
+TEST(TaskDeclaration, RgbaAndFloatImages) {
+    const auto rgba = parse_task_declaration(
+        "// kplay-sizes: w,h default=64x32\n"
+        "// kplay-buffer: rgba u8[4*w*h] in init=image(rgba)\n"
+        "// kplay-buffer: out u8[4*w*h] out shape=h,w,4\n",
+        "tasks/t.cu");
+    ASSERT_TRUE(rgba);
+    EXPECT_EQ(rgba->find_buffer("rgba")->init.layout, ImageLayout::rgba);
+    EXPECT_TRUE(rgba->find_buffer("rgba")->init.params.empty());
+    EXPECT_EQ(rgba->presentation.output, OutputKind::image);
+    EXPECT_EQ(rgba->image_white(*rgba->find_buffer("out")), 255);
+
+    // A float image: 0..1 unless the init says 255; a float output beside it is an image in the same range.
+    const std::string float_task = "// kplay-sizes: w,h default=64x32\n// kplay-buffer: img f32[3*w*h] in init=image(interleaved)\n"
+                                   "// kplay-buffer: out f32[w*h] out shape=h,w\n";
+    auto task = parse_task_declaration(float_task, "tasks/t.cu");
+    ASSERT_TRUE(task);
+    EXPECT_EQ(task->find_buffer("img")->init.layout, ImageLayout::interleaved);
+    EXPECT_EQ(task->presentation.output, OutputKind::image);
+    EXPECT_EQ(task->image_white(*task->find_buffer("out")), 1);
+    EXPECT_EQ(image_white(task->find_buffer("img")->init, ElementType::f32), 1);
+    std::string in_255 = float_task;
+    in_255.replace(in_255.find("image(interleaved)"), 18, "image(interleaved,255)");
+    task = parse_task_declaration(in_255, "tasks/t.cu");
+    ASSERT_TRUE(task);
+    EXPECT_EQ(task->find_buffer("img")->init.params, std::vector<std::string>{"255"});
+    EXPECT_EQ(task->image_white(*task->find_buffer("out")), 255);
+    task = parse_task_declaration("// kplay-sizes: w,h default=8x8\n// kplay-buffer: img f16[w*h] in init=image(gray,1)\n"
+                                  "// kplay-buffer: out u8[w*h] out shape=h,w\n",
+                                  "tasks/t.cu");
+    ASSERT_TRUE(task);
+    EXPECT_EQ(task->presentation.output, OutputKind::image);
+    EXPECT_EQ(task->image_white(*task->find_buffer("out")), 255);  // bytes are bytes, whatever the input
+
+    // Beside a u8 image a float output is an image when it has channels, else a matrix (as before).
+    const std::string u8_input = "// kplay-sizes: w,h default=8x8\n// kplay-buffer: img u8[3*w*h] in init=image(interleaved)\n";
+    task = parse_task_declaration(u8_input + "// kplay-buffer: out f32[3*w*h] out shape=h,w,3\n", "tasks/t.cu");
+    ASSERT_TRUE(task);
+    EXPECT_EQ(task->presentation.output, OutputKind::image);
+    EXPECT_EQ(task->image_white(*task->find_buffer("out")), 255);
+    task = parse_task_declaration(u8_input + "// kplay-buffer: out f32[w*h] out shape=h,w\n", "tasks/t.cu");
+    ASSERT_TRUE(task);
+    EXPECT_EQ(task->presentation.output, OutputKind::matrix);
+
+    const std::string out = "// kplay-buffer: y u8[w*h] out\n";
+    EXPECT_EQ(declaration_error("// kplay-sizes: w,h default=8x8\n// kplay-buffer: img u8[3*w*h] in init=image(interleaved,255)\n" + out),
+              "mine.cu:2: kplay-buffer 'img': init=image(interleaved,255): a u8 image holds the bytes 0..255 as they are; the range after "
+              "the layout is for a float buffer (f32, f16, bf16, f64): write init=image(interleaved)");
+    EXPECT_EQ(declaration_error("// kplay-sizes: w,h default=8x8\n// kplay-buffer: img f32[3*w*h] in init=image(rgba,100)\n" + out),
+              "mine.cu:2: kplay-buffer 'img': init=image(rgba,100): an image's values range over 0..1 or 0..255: write image(rgba,1) or "
+              "image(rgba,255), not '100'");
+    EXPECT_EQ(declaration_error("// kplay-sizes: w,h default=8x8\n// kplay-buffer: img u8[3*w*h] in init=image(bgr)\n" + out),
+              "mine.cu:2: kplay-buffer 'img': init=image(bgr): an image is image(planar), image(interleaved), image(rgba) or image(gray), "
+              "with a float buffer's range after it: image(interleaved,255) for values 0..255 (0..1 without)");
+
+    // --init takes the same rules.
+    task = parse_task_declaration(float_task, "tasks/t.cu");
+    ASSERT_TRUE(task);
+    override_input_init(*task, "img", "image(rgba,255)");
+    EXPECT_EQ(task->find_buffer("img")->init.layout, ImageLayout::rgba);
+    EXPECT_EQ(task->image_white(*task->find_buffer("out")), 255);
+    try {
+        task = parse_task_declaration("// kplay-sizes: w,h default=8x8\n// kplay-buffer: img i8[w*h] in\n" + out, "tasks/t.cu");
+        override_input_init(*task, "img", "image(gray)");
+        ADD_FAILURE() << "an i8 image was taken";
+    } catch (const InputError& error) {
+        EXPECT_EQ(std::string(error.what()), "--init img=image(gray): an image fills a u8 buffer (its bytes) or a float one (f32, f16, bf16, "
+                                             "f64: values 0..1, or 0..255 with init=image(gray,255)), not i8: make it u8, or f32 for float values");
+    }
 }

@@ -13,6 +13,7 @@
 #include <numeric>
 
 #include "base/error.hpp"
+#include "tasks/image_inputs.hpp"
 #include "tasks/narrow_float.hpp"
 #include "test_support.hpp"
 
@@ -381,14 +382,80 @@ TEST(InitRules, ImageErrors) {
     const PlanarImage image = small_image();
     BufferSpec spec = buffer("img", ElementType::u8, "3*n", InitKind::image, {}, "image(planar)");
     EXPECT_MESSAGE(make_one(spec, 6, 1, nullptr), "input 'img' (init=image(planar)): no image was given");
-    EXPECT_MESSAGE(make_one(spec, 5, 1, &image), "the 3x2 image needs 18 bytes, but the buffer has 15; make its length 3*w*h");
+    const std::string lengths = ". An image of w x h pixels fills 3*w*h values (planar, interleaved), 4*w*h (rgba) or w*h (gray)";
+    EXPECT_MESSAGE(make_one(spec, 5, 1, &image), "the 3x2 image needs 18 values (3*w*h), but the buffer has 15: make its length 3*w*h" + lengths);
     spec.init.layout = ImageLayout::gray;
-    EXPECT_MESSAGE(make_one(spec, 6, 1, &image), "needs 6 bytes, but the buffer has 18; make its length w*h");
-    spec = buffer("img", ElementType::f32, "3*n", InitKind::image);
-    EXPECT_MESSAGE(make_one(spec, 6, 1, &image), "an image gives bytes, but the buffer is f32; declare it u8");
+    EXPECT_MESSAGE(make_one(spec, 6, 1, &image),
+                   "needs 6 values (w*h), but the buffer has 18 = 3*w*h, which image(interleaved) fills: write init=image(interleaved), or "
+                   "make its length w*h" + lengths);
+    // An RGBA picture in a buffer declared for RGB: the message names image(rgba).
+    spec = buffer("img", ElementType::u8, "4*n", InitKind::image, {}, "image(interleaved)");
+    spec.init.layout = ImageLayout::interleaved;
+    EXPECT_MESSAGE(make_one(spec, 6, 1, &image),
+                   "input 'img' (init=image(interleaved)): the 3x2 image needs 18 values (3*w*h), but the buffer has 24 = 4*w*h, which "
+                   "image(rgba) fills: write init=image(rgba), or make its length 3*w*h" + lengths);
+    spec.init.layout = ImageLayout::rgba;
+    EXPECT_EQ(make_one(spec, 6, 1, &image).buffers[0].count, 24u);
+    spec = buffer("img", ElementType::i32, "3*n", InitKind::image);
+    EXPECT_MESSAGE(make_one(spec, 6, 1, &image), "an image gives bytes or float values, but the buffer is i32; declare it u8 or f32");
     PlanarImage black = image;
     std::fill(black.planes.begin(), black.planes.end(), 0);
     EXPECT_MESSAGE(make_one(buffer("img", ElementType::u8, "3*n", InitKind::image), 6, 1, &black), "not all black");
+}
+
+// RGBA pixels with an opaque alpha; float images as the image's values over 0..1 or 0..255, in every
+// layout; and each read back to the planes the window's input view shows.
+TEST(InitRules, RgbaAndFloatImages) {
+    const PlanarImage image = small_image();
+    BufferSpec spec = buffer("img", ElementType::u8, "4*n", InitKind::image);
+    spec.init.layout = ImageLayout::rgba;
+    EXPECT_EQ(make_one(spec, 6, 1, &image).buffers[0].data,
+              (std::vector<unsigned char>{10, 1, 200, 255, 20, 2, 210, 255, 30, 3, 220, 255, 40, 4, 230, 255, 50, 5, 240, 255, 60, 6, 250, 255}));
+
+    spec = buffer("img", ElementType::f32, "3*n", InitKind::image);
+    spec.init.layout = ImageLayout::interleaved;
+    std::vector<float> values = values_of<float>(make_one(spec, 6, 1, &image).buffers[0]);
+    ASSERT_EQ(values.size(), 18u);
+    EXPECT_FLOAT_EQ(values[0], 10 / 255.0f);   // pixel 0 red
+    EXPECT_FLOAT_EQ(values[2], 200 / 255.0f);  // pixel 0 blue
+    EXPECT_FLOAT_EQ(values[3], 20 / 255.0f);   // pixel 1 red
+    spec.init.params = {"255"};
+    spec.init.layout = ImageLayout::planar;
+    values = values_of<float>(make_one(spec, 6, 1, &image).buffers[0]);
+    EXPECT_EQ(values, std::vector<float>(image.planes.begin(), image.planes.end()));
+    spec = buffer("img", ElementType::f32, "4*n", InitKind::image);
+    spec.init.layout = ImageLayout::rgba;
+    values = values_of<float>(make_one(spec, 6, 1, &image).buffers[0]);
+    EXPECT_FLOAT_EQ(values[1], 1 / 255.0f);
+    EXPECT_EQ(values[3], 1.0f);  // alpha: opaque is 1 in 0..1
+    EXPECT_EQ(values[23], 1.0f);
+    spec = buffer("img", ElementType::f16, "n", InitKind::image);
+    spec.init.layout = ImageLayout::gray;
+    EXPECT_NEAR(halves_of(make_one(spec, 6, 1, &image).buffers[0])[0], 26 / 255.0, 1e-3);
+
+    // Back to planes: the image itself, whichever layout and type the kernel reads; gray in all three.
+    struct Form {
+        ElementType type;
+        ImageLayout layout;
+        const char* length;
+        std::vector<std::string> params;
+    };
+    for (const Form& form : {Form{ElementType::u8, ImageLayout::planar, "3*n", {}}, Form{ElementType::u8, ImageLayout::interleaved, "3*n", {}},
+                             Form{ElementType::u8, ImageLayout::rgba, "4*n", {}}, Form{ElementType::f32, ImageLayout::interleaved, "3*n", {}},
+                             Form{ElementType::f32, ImageLayout::rgba, "4*n", {"255"}}, Form{ElementType::f16, ImageLayout::planar, "3*n", {}},
+                             Form{ElementType::bf16, ImageLayout::interleaved, "3*n", {"255"}}}) {
+        spec = buffer("img", form.type, form.length, InitKind::image, form.params);
+        spec.init.layout = form.layout;
+        SCOPED_TRACE(std::string(spec_name(form.type)) + " " + spec_name(form.layout));
+        EXPECT_EQ(image_input_planes(make_one(spec, 6, 1, &image).buffers[0], spec.init), image.planes);
+    }
+    spec = buffer("img", ElementType::f32, "n", InitKind::image);
+    spec.init.layout = ImageLayout::gray;
+    const std::vector<unsigned char> gray{26, 31, 36, 41, 45, 50};
+    std::vector<unsigned char> planes = gray;
+    planes.insert(planes.end(), gray.begin(), gray.end());
+    planes.insert(planes.end(), gray.begin(), gray.end());
+    EXPECT_EQ(image_input_planes(make_one(spec, 6, 1, &image).buffers[0], spec.init), planes);
 }
 
 // ---- Seeds, zeros and identity

@@ -41,6 +41,11 @@ void ImageViews::upload(const RunReport& report) {
         }
     }
     output_channels_ = view.channels;
+    // A float image's values (0..1 or 0..255, as its task's image input) were made bytes by the worker;
+    // its differences are in its own units, coloured on the byte scale.
+    const BufferSpec* shown = report.spec ? report.spec->task.find_buffer(view.buffer) : nullptr;
+    white_ = shown ? static_cast<float>(report.spec->task.image_white(*shown)) : 255.0f;
+    float_output_ = shown && is_floating(shown->type);
     if (image && view.width > 0) {
         const size_t pixels = static_cast<size_t>(view.width) * view.height;
         // A downsampled view spans the whole image: its extent is the image's, each texel step pixels.
@@ -49,9 +54,11 @@ void ImageViews::upload(const RunReport& report) {
                                         view.rows > 0 ? static_cast<int>(view.rows) : view.height * step};
         extents_[1] = extents_[2] = extent;
         steps_[1] = steps_[2] = step;
-        if (view.output.size() == pixels * static_cast<size_t>(view.channels) && (view.channels == 1 || view.channels == 3)) {
+        if (view.output.size() == pixels * static_cast<size_t>(view.channels) && view.channels != 2) {
             output_ = view.output;
-            if (view.channels == 3) textures_[1].upload(view.width, view.height, GL_RGB8, GL_RGB, GL_UNSIGNED_BYTE, output_.data());
+            // RGBA is drawn opaque (the shader takes .rgb): course kernels often leave alpha 0 or copy it.
+            if (view.channels == 4) textures_[1].upload(view.width, view.height, GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, output_.data());
+            else if (view.channels == 3) textures_[1].upload(view.width, view.height, GL_RGB8, GL_RGB, GL_UNSIGNED_BYTE, output_.data());
             else textures_[1].upload(view.width, view.height, GL_R8, GL_RED, GL_UNSIGNED_BYTE, output_.data());
             filled[1] = true;
         }
@@ -101,8 +108,9 @@ ImTextureID ImageViews::render(ViewKind kind, int width, int height, const ViewT
     glUniform1f(program_.uniform("u_step"), static_cast<float>(steps_[index]));
     glUniform1f(program_.uniform("u_scale"), transform.scale);
     glUniform2f(program_.uniform("u_offset"), transform.offset_x, transform.offset_y);
-    const int mode = kind == ViewKind::input ? 0 : kind == ViewKind::output ? (output_channels_ == 3 ? 0 : 1) : kind == ViewKind::difference ? 2 : 3;
+    const int mode = kind == ViewKind::input ? 0 : kind == ViewKind::output ? (output_channels_ >= 3 ? 0 : 1) : kind == ViewKind::difference ? 2 : 3;
     glUniform1i(program_.uniform("u_mode"), mode);
+    glUniform1f(program_.uniform("u_to_byte"), 255.0f / white_);
     glUniform1f(program_.uniform("u_tolerance"), tolerance);
     quad_.draw();
     glUseProgram(0);

@@ -44,6 +44,9 @@ public:
     const std::vector<unsigned char>& input_planes() const { return input_; }
     const std::vector<unsigned char>& output_pixels() const { return output_; }  // channels interleaved
     int output_channels() const { return output_channels_; }
+    // The output value drawn as white (255, or 1 for a float image in 0..1), and whether it is floats.
+    float white() const { return white_; }
+    bool float_output() const { return float_output_; }
     const std::vector<float>& map_values() const { return map_; }
     float map_max() const { return map_max_; }
 
@@ -67,6 +70,8 @@ private:
     std::string shader_error_;
     std::vector<unsigned char> input_, output_;
     int output_channels_ = 1;
+    float white_ = 255;
+    bool float_output_ = false;
     std::string input_identity_;  // the input texture is uploaded again only when this changes
     std::vector<float> map_;
     float map_max_ = 0;

@@ -130,6 +130,22 @@ void draw_scalar(AppState& state, const RunReport& report) {
     }
 }
 
+// A difference in the output's units: whole bytes, or a float image's value (0.0039 is one step of 255).
+std::string difference_text(float d, bool floats) {
+    if (!floats) return std::to_string(static_cast<int>(d));
+    char text[32];
+    std::snprintf(text, sizeof text, "%.4g", d);
+    return text;
+}
+
+// The hovered output pixel as drawn: its bytes (gray, RGB or RGBA; a float image's values scaled to them).
+std::string output_pixel_text(const std::vector<unsigned char>& out, size_t v, size_t channels, bool floats) {
+    if (channels == 2 || channels * v + channels > out.size()) return "";
+    std::string text = std::string("   output") + (floats ? " drawn" : "") + (channels == 4 ? " RGBA (" : channels == 3 ? " RGB (" : " ");
+    for (size_t c = 0; c < channels; ++c) text += (c ? ", " : "") + std::to_string(out[channels * v + c]);
+    return text + (channels > 1 ? ")" : "");
+}
+
 // The Debug tab, set to stop in an element's writer at the writing line.
 void open_debug_tab(AppState& state, const DebugTarget& target) {
     state.debug.block = target.block;
@@ -275,6 +291,7 @@ void draw_images_panel(AppState& state) {
             const auto& out = state.views.output_pixels();
             const auto& map = state.views.map_values();
             const bool unwritten = v < map.size() && std::isnan(map[v]);
+            const bool floats = state.views.float_output();
             std::string text = "x " + std::to_string(x) + "  y " + std::to_string(y);
             if (3 * n <= in.size())
                 text += "   input RGB (" + std::to_string(in[i]) + ", " + std::to_string(in[n + i]) + ", " + std::to_string(in[2 * n + i]) + ")";
@@ -285,22 +302,19 @@ void draw_images_panel(AppState& state) {
                 if (channels == 1 && v < out.size()) text += "   its " + block + " block: mean output " + std::to_string(out[v]);
                 else text += "   its " + block + " block";
                 if (unwritten) text += ", a pixel never written";
-                else if (v < map.size()) text += ", largest difference " + std::to_string(static_cast<int>(map[v]));
+                else if (v < map.size()) text += ", largest difference " + difference_text(map[v], floats);
                 ImGui::TextUnformatted(text.c_str());
                 const std::string& problem = session.full_view_problem();
                 if (!problem.empty()) wrapped_disabled("%s", problem.c_str());
                 else if (session.fetching_full_view()) ImGui::TextDisabled("reading the full resolution...");
             } else {
                 const size_t channels = static_cast<size_t>(std::max(1, state.views.output_channels()));
-                if (channels == 3 && 3 * v + 2 < out.size())
-                    text += "   output RGB (" + std::to_string(out[3 * v]) + ", " + std::to_string(out[3 * v + 1]) + ", " + std::to_string(out[3 * v + 2]) + ")";
-                else if (channels == 1 && v < out.size())
-                    text += "   output " + std::to_string(out[v]);
+                text += output_pixel_text(out, v, channels, floats);
                 if (unwritten) text += "   never written";
-                else if (channels == 1 && v < map.size() && v < out.size())
+                else if (channels == 1 && !floats && v < map.size() && v < out.size())
                     text += "   reference " + std::to_string(out[v] - static_cast<int>(map[v])) + "   difference " + std::to_string(static_cast<int>(map[v]));
                 else if (v < map.size())
-                    text += "   largest channel difference " + std::to_string(static_cast<int>(map[v]));
+                    text += std::string(channels > 1 ? "   largest channel difference " : "   difference ") + difference_text(map[v], floats);
                 ImGui::TextUnformatted(text.c_str());
             }
         }
@@ -318,7 +332,7 @@ void draw_images_panel(AppState& state) {
     if (matrix)
         wrapped_disabled("green: within tolerance; red, yellow, white: 1x to 1000x over (log scale); magenta: NaN / never written");
     else if (state.views.has(ViewKind::difference))
-        wrapped_disabled("difference: dark = exact, green = within +-%.0f, red = too bright, blue = too dark, magenta = never written", tolerance);
+        wrapped_disabled("difference: dark = exact, green = within +-%.3g, red = too bright, blue = too dark, magenta = never written", tolerance);
 }
 
 }  // namespace kplay::window

@@ -197,7 +197,8 @@ void write_state_dump(const AppState& state, const std::filesystem::path& path) 
         // The view on screen: its texels (an image's may be downsampled, step pixels a side each).
         const OutputView& view = shown->view;
         dump["output_view"] = {{"width", view.width}, {"height", view.height}, {"step", view.step}, {"image_w", view.cols}, {"image_h", view.rows},
-                        {"fetching_full", session.fetching_full_view()}, {"full_problem", session.full_view_problem()}};
+                        {"fetching_full", session.fetching_full_view()}, {"full_problem", session.full_view_problem()},
+                        {"channels", view.channels}, {"white", state.views.white()}};
     }
     nlohmann::json history = nlohmann::json::array();
     for (const auto& h : session.history())

@@ -250,7 +250,7 @@ __device__ float min_or_nan(float a, float b) { return (isnan(a) || isnan(b)) ? 
 // One thread per view pixel: its block of step x step image pixels (one at full resolution), as the
 // host's fill_image_view: the difference furthest from zero, and each channel's mean rounded byte.
 extern "C" __global__ void kplay_check_image(Params p, int channels, long long image_w, long long image_h, int step, int view_w,
-                                             int view_h, float* map, unsigned char* bytes) {
+                                             int view_h, double to_byte, float* map, unsigned char* bytes) {
     const long long pixel = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (pixel >= (long long)view_w * view_h) return;
     const long long vy = pixel / view_w, vx = pixel % view_w;
@@ -264,7 +264,7 @@ extern "C" __global__ void kplay_check_image(Params p, int channels, long long i
                 const Element e = compare(p, (unsigned long long)((y * image_w + x) * channels + c));
                 const float d = (float)(e.got - e.ref);
                 if (isnan(d) || (!isnan(cell) && fabsf(d) > fabsf(cell))) cell = d;
-                sum += isnan(e.got) ? 0 : (long long)fmin(fmax(round(e.got), 0.0), 255.0);
+                sum += isnan(e.got) ? 0 : (long long)fmin(fmax(round(e.got * to_byte), 0.0), 255.0);
             }
         if (bytes) bytes[pixel * channels + c] = (unsigned char)((sum + count / 2) / count);
     }
@@ -374,8 +374,9 @@ void CheckKernel::image_view(const Stream& stream, const CheckKernelParams& para
     CheckKernelParams p = params;
     int c = shape.channels, step = shape.step, w = shape.view_w, h = shape.view_h;
     long long iw = shape.image_w, ih = shape.image_h;
+    double to_byte = shape.to_byte;
     CUdeviceptr m = map_array.get(), b = byte_array.get();
-    void* args[] = {&p, &c, &iw, &ih, &step, &w, &h, &m, &b};
+    void* args[] = {&p, &c, &iw, &ih, &step, &w, &h, &to_byte, &m, &b};
     launch(image_, blocks_of(map.size()), stream, args);
     stream.synchronize();
     map_array.read_back();

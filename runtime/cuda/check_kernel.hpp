@@ -42,6 +42,7 @@ struct ImageViewShape {
     int channels = 1;
     int64_t image_w = 0, image_h = 0;
     int step = 1, view_w = 0, view_h = 0;
+    double to_byte = 1;  // a value times this is its byte (255 for a float image in 0..1)
 };
 
 class CheckKernel {

@@ -133,7 +133,7 @@ OutputView CudaOutputs::view(size_t index, const BufferCheckInput& input, Output
         case OutputKind::image: {
             // Bytes are the picture as they are; other types come back rounded to bytes.
             // (The frame leaves `output` empty for bytes at full resolution: the kernel writes none.)
-            const ImageViewShape shape{view.channels, view.cols, view.rows, view.step, view.width, view.height};
+            const ImageViewShape shape{view.channels, view.cols, view.rows, view.step, view.width, view.height, 255.0 / input.image_white};
             kernel_.image_view(stream_, p, shape, view.map, view.output);
             if (view.output.empty()) view.output = final_launch(index);
             break;

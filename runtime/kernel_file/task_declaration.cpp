@@ -198,18 +198,37 @@ InitSpec parse_init(const std::string& text, const std::string& at) {
         init.params = split_list(text.substr(open + 1, text.size() - open - 2));
     }
     if (init.kind == InitKind::image) {
+        // image(LAYOUT[,RANGE]): the range (a float buffer's white) stays as the one parameter.
         const std::string layout = init.params.empty() ? "planar" : init.params[0];
         const auto parsed = parse_spec_name<ImageLayout>(layout);
-        if (!parsed || init.params.size() > 1)
-            throw InputError(at + "init=" + text + ": an image is image(planar), image(interleaved) or image(gray)");
+        if (!parsed || init.params.size() > 2)
+            throw InputError(at + "init=" + text + ": an image is image(planar), image(interleaved), image(rgba) or image(gray)" +
+                             ", with a float buffer's range after it: image(interleaved,255) for values 0..255 (0..1 without)");
+        if (init.params.size() == 2 && init.params[1] != "1" && init.params[1] != "255")
+            throw InputError(at + "init=" + text + ": an image's values range over 0..1 or 0..255: write image(" + layout + ",1) or image(" +
+                             layout + ",255), not '" + init.params[1] + "'");
         init.layout = *parsed;
-        init.params.clear();
+        init.params.erase(init.params.begin(), init.params.begin() + std::min<size_t>(1, init.params.size()));
     }
-    const size_t most = init.kind == InitKind::constant ? 1 : init.kind == InitKind::image ? 0 : 2;
+    const size_t most = init.kind == InitKind::constant || init.kind == InitKind::image ? 1 : 2;
     if (init.params.size() > most || (init.kind == InitKind::constant && init.params.size() != 1))
         throw InputError(at + "init=" + text + ": " + kind + " takes " +
                          (init.kind == InitKind::constant ? "one value, constant(v)" : "up to two values, e.g. " + kind + "(0,1)"));
     return init;
+}
+
+// An image fills a u8 buffer with its bytes, or a floating-point one with its values (0..1, or 0..255 when
+// the init says so); a task with one names sizes w and h, which take the image's size.
+void check_image_input(ElementType type, const InitSpec& init, const NamedValues& values, const std::string& at) {
+    const std::string name = spec_name(type);
+    if (type == ElementType::u8 && !init.params.empty())
+        throw InputError(at + "init=" + init.text + ": a u8 image holds the bytes 0..255 as they are; the range after the layout is " +
+                         "for a float buffer (f32, f16, bf16, f64): write init=image(" + spec_name(init.layout) + ")");
+    if (type != ElementType::u8 && !is_floating(type))
+        throw InputError(at + "an image fills a u8 buffer (its bytes) or a float one (f32, f16, bf16, f64: values 0..1, or 0..255 with init=image(" +
+                         spec_name(init.layout) + ",255)), not " + name + ": make it u8, or f32 for float values");
+    if (!values.count("w") || !values.count("h"))
+        throw InputError(at + "an image input needs sizes named w and h (they take the image's width and height)");
 }
 
 // "rel:1e-5,abs:1e-7" -> a tolerance rule.
@@ -312,7 +331,7 @@ BufferSpec parse_buffer(const DeclarationLine& line, const std::string& file, co
     if (const auto* shape = keys.find("shape")) {
         buffer.shape = split_list(*shape);
         if (buffer.shape.size() != 2 && buffer.shape.size() != 3)
-            throw InputError(at + "shape=" + *shape + ": a shape is ROWS,COLS, or ROWS,COLS,CHANNELS for an interleaved image (h,w,3)");
+            throw InputError(at + "shape=" + *shape + ": a shape is ROWS,COLS, or ROWS,COLS,CHANNELS for an interleaved image (h,w,3, or h,w,4 for RGBA)");
         for (const auto& side : buffer.shape) validate_int(side, values, at + "shape '" + side + "'");
         if (buffer.shape.size() == 3) {
             const int64_t channels = evaluate_int_expr(buffer.shape[2], values);
@@ -348,11 +367,7 @@ BufferSpec parse_buffer(const DeclarationLine& line, const std::string& file, co
             evaluate_real_expr(buffer.init.params[0], values) == 0)
             throw InputError(at + "init=" + buffer.init.text + " would make the input all zeros: kplay never tests on zeros, which "
                                   "hide unwritten outputs and ignored inputs; use another value or a random init, or say zeros=ok");
-        if (buffer.init.kind == InitKind::image) {
-            if (buffer.type != ElementType::u8) throw InputError(at + "an image input holds bytes: make it u8");
-            if (!values.count("w") || !values.count("h"))
-                throw InputError(at + "an image input needs sizes named w and h (they take the image's width and height)");
-        }
+        if (buffer.init.kind == InitKind::image) check_image_input(buffer.type, buffer.init, values, at);
     }
     if (buffer.init.kind == InitKind::constant && !buffer.init.params.empty() && non_finite_init(trim(buffer.init.params[0])) &&
         !is_floating(buffer.type))
@@ -450,6 +465,14 @@ void apply_task_line(const DeclarationLine& line, const std::string& at, TaskSpe
     }
 }
 
+// A shaped output of a task with an image input is an image when it is bytes, or floats beside a float
+// image (0..1 or 0..255 as the input is) or with channels (h,w,3 or h,w,4); other floats are a matrix.
+bool drawn_as_image(const TaskSpec& task, const BufferSpec& out) {
+    const BufferSpec* image = task.image_input();
+    if (!image) return false;
+    return out.type == ElementType::u8 || (is_floating(out.type) && (is_floating(image->type) || out.shape.size() == 3));
+}
+
 // The presentation follows from the primary output unless the declaration says otherwise.
 Presentation default_presentation(const TaskSpec& task, const NamedValues& values) {
     Presentation presentation;
@@ -457,7 +480,7 @@ Presentation default_presentation(const TaskSpec& task, const NamedValues& value
     const BufferSpec* out = task.primary_output();
     if (!out) return presentation;
     if (evaluate_int_expr(out->length, values) == 1) presentation.output = OutputKind::scalar;
-    else if (!out->shape.empty()) presentation.output = out->type == ElementType::u8 && task.has_image_input() ? OutputKind::image : OutputKind::matrix;
+    else if (!out->shape.empty()) presentation.output = drawn_as_image(task, *out) ? OutputKind::image : OutputKind::matrix;
     return presentation;
 }
 
@@ -489,8 +512,7 @@ void override_input_init(TaskSpec& task, const std::string& name, const std::str
     for (const auto& param : parsed.params) validate_real(param, values, at + "'" + parsed.text + "'");
     if (parsed.kind == InitKind::constant && evaluate_real_expr(parsed.params[0], values) == 0)
         throw InputError(at + "would make the input all zeros, which kplay never tests on");
-    if (parsed.kind == InitKind::image && (buffer->type != ElementType::u8 || !values.count("w") || !values.count("h")))
-        throw InputError(at + "an image fills a u8 input of a task with sizes named w and h");
+    if (parsed.kind == InitKind::image) check_image_input(buffer->type, parsed, values, at);
     buffer->init = parsed;
 }
 

@@ -28,7 +28,8 @@ constexpr EnumNames<InitKind, 6> kInits{{{InitKind::uniform, "uniform"},
                                          {InitKind::iota, "iota"},
                                          {InitKind::constant, "constant"},
                                          {InitKind::image, "image"}}};
-constexpr EnumNames<ImageLayout, 3> kLayouts{{{ImageLayout::planar, "planar"}, {ImageLayout::interleaved, "interleaved"}, {ImageLayout::gray, "gray"}}};
+constexpr EnumNames<ImageLayout, 4> kLayouts{
+    {{ImageLayout::planar, "planar"}, {ImageLayout::interleaved, "interleaved"}, {ImageLayout::gray, "gray"}, {ImageLayout::rgba, "rgba"}}};
 constexpr EnumNames<CheckKind, 5> kChecks{{{CheckKind::exact, "exact"},
                                            {CheckKind::tolerance, "tolerance"},
                                            {CheckKind::ulp, "ulp"},
@@ -149,10 +150,23 @@ const BufferSpec* TaskSpec::primary_output() const {
     return nullptr;
 }
 
-bool TaskSpec::has_image_input() const {
+bool TaskSpec::has_image_input() const { return image_input() != nullptr; }
+
+const BufferSpec* TaskSpec::image_input() const {
     for (const auto& buffer : buffers)
-        if (buffer.is_input() && buffer.init.kind == InitKind::image) return true;
-    return false;
+        if (buffer.is_input() && buffer.init.kind == InitKind::image) return &buffer;
+    return nullptr;
+}
+
+double TaskSpec::image_white(const BufferSpec& out) const {
+    const BufferSpec* image = image_input();
+    if (!is_floating(out.type) || !image) return 255;
+    return kplay::image_white(image->init, image->type);
+}
+
+double image_white(const InitSpec& init, ElementType type) {
+    if (!is_floating(type)) return 255;
+    return !init.params.empty() && init.params[0] == "255" ? 255 : 1;
 }
 
 }  // namespace kplay

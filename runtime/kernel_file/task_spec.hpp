@@ -33,11 +33,14 @@ enum class InitKind { uniform, normal, randint, iota, constant, image };
 // The value a constant init may name that no expression gives: "inf", "-inf" (a running maximum's
 // start), "nan"; nullopt for anything else. Only floating-point buffers take them.
 std::optional<double> non_finite_init(std::string_view text);
-enum class ImageLayout { planar, interleaved, gray };  // planar: 3 planes of h*w; interleaved: RGBRGB...; gray: 1 byte
+// planar: 3 planes of h*w; interleaved: RGBRGB...; gray: one value a pixel; rgba: RGBARGBA..., alpha opaque
+enum class ImageLayout { planar, interleaved, gray, rgba };
 
 // How an input buffer is filled. Parameters are real expressions over the sizes:
 // uniform(lo,hi) [0,1), normal(mean,std) (0,1), randint(lo,hi) inclusive (0,255 for u8, else 0,100),
-// iota(start,step) (0,1), constant(value) (never 0), image(planar|interleaved|gray).
+// iota(start,step) (0,1), constant(value) (never 0), image(planar|interleaved|gray|rgba[,range]): a u8
+// buffer holds the image's bytes; a floating-point one its values in 0..1, or 0..255 with range 255
+// (params holds the range as written, when given).
 struct InitSpec {
     InitKind kind = InitKind::uniform;
     std::vector<std::string> params;
@@ -184,6 +187,15 @@ struct TaskSpec {
     // The first output that is checked: what the window shows and what the summary leads with.
     const BufferSpec* primary_output() const;
     bool has_image_input() const;
+    // The first input an image fills; null when none.
+    const BufferSpec* image_input() const;
+    // The value an image view draws as white for output `out`: a u8 output's bytes are 0..255; a
+    // floating-point output is in its task's image input's range (image_white of it).
+    double image_white(const BufferSpec& out) const;
 };
+
+// The value of a white pixel in a buffer an image init fills: 255 in a u8 buffer; in a floating-point one
+// the init's range (image(interleaved,255)), else 1.
+double image_white(const InitSpec& init, ElementType type);
 
 }  // namespace kplay

@@ -2,6 +2,7 @@
 #include "run/size_run.hpp"
 
 #include "device/constant_fill.hpp"
+#include "tasks/image_inputs.hpp"
 #include "tasks/task_check.hpp"
 
 namespace kplay {
@@ -88,16 +89,6 @@ void launch_and_check(const SizeContext& context, const SizeSettings& settings, 
     }
 }
 
-// The window shows an input image from RGB planes, whichever layout the kernel reads.
-std::vector<unsigned char> planar_rgb(const std::vector<unsigned char>& bytes, ImageLayout layout) {
-    if (layout == ImageLayout::planar) return bytes;
-    const size_t pixels = layout == ImageLayout::gray ? bytes.size() : bytes.size() / 3;
-    std::vector<unsigned char> planes(3 * pixels);
-    for (size_t p = 0; p < pixels; ++p)
-        for (size_t c = 0; c < 3; ++c) planes[c * pixels + p] = layout == ImageLayout::gray ? bytes[p] : bytes[3 * p + c];
-    return planes;
-}
-
 }  // namespace
 
 RunnerSettings runner_settings(const RunRequest& request, bool timed) {
@@ -156,7 +147,7 @@ OutputView output_view(const SizeContext& context, const SizeRun& run, const Run
         view.input_identity = data.identity;
         view.input_w = static_cast<int>(data.values.at("w"));
         view.input_h = static_cast<int>(data.values.at("h"));
-        if (data.identity != context.request.known_input) view.input = planar_rgb(buffer.data, spec.init.layout);
+        if (data.identity != context.request.known_input) view.input = image_input_planes(buffer, spec.init);
         break;
     }
     return view;

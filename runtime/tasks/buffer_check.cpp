@@ -476,8 +476,10 @@ int64_t cols_of(const HostBuffer& buffer) { return is_2d(buffer) ? buffer.shape[
 void fill_image_view(OutputView& view, const ElementComparer& comparer, const BufferCheckInput& input) {
     const auto channels = static_cast<int64_t>(view.channels);
     // Bytes at full resolution are the picture as they are (the frame left `output` empty for them);
-    // other types, and a downsampled view's pixels, are the bytes the output rounds to (a block's mean).
+    // other types, and a downsampled view's pixels, are the bytes the output rounds to (a block's mean),
+    // a float image's values scaled from its white (1 or 255) to 255 first.
     const bool write_bytes = input.spec->type != ElementType::u8 || view.step > 1;
+    const double to_byte = 255.0 / input.image_white;
     if (!write_bytes) view.output = input.final->data;
     const int64_t step = view.step, image_w = view.cols, image_h = view.rows;
     for (int64_t vy = 0; vy < view.height; ++vy)
@@ -494,7 +496,7 @@ void fill_image_view(OutputView& view, const ElementComparer& comparer, const Bu
                         const ElementResult e = comparer.compare(static_cast<size_t>((y * image_w + x) * channels + c));
                         const float d = static_cast<float>(e.got - e.ref);
                         if (std::isnan(d) || (!std::isnan(cell) && std::abs(d) > std::abs(cell))) cell = d;
-                        sum += std::isnan(e.got) ? 0 : static_cast<int64_t>(std::clamp(std::round(e.got), 0.0, 255.0));
+                        sum += std::isnan(e.got) ? 0 : static_cast<int64_t>(std::clamp(std::round(e.got * to_byte), 0.0, 255.0));
                     }
                 if (write_bytes) view.output[static_cast<size_t>((vy * view.width + vx) * channels + c)] = static_cast<unsigned char>((sum + count / 2) / count);
             }

@@ -29,6 +29,7 @@ struct BufferCheckInput {
     NamedValues values;                          // the run's sizes: tolerance expressions are evaluated over them
     std::optional<double> tolerance_override;    // replaces the rule's leading number (abs, rel, ulp or bound)
     OutputKind kind = OutputKind::series;        // how the first bad element is named ("pixel (x=5, y=0)" for images)
+    double image_white = 255;                    // an image view draws this value as white (TaskSpec::image_white)
 };
 
 // Throws InputError when a tolerance expression does not evaluate.

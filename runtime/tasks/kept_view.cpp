@@ -38,6 +38,7 @@ void KeptView::keep(const BufferCheckInput& input, OutputKind kind, std::shared_
     kept.values = input.values;
     kept.tolerance = input.tolerance_override;
     kept.kind = kind;
+    kept.image_white = input.image_white;
     kept_ = std::move(kept);
 }
 
@@ -54,6 +55,7 @@ OutputView KeptView::full_view(const std::string& key) const {
     input.values = kept_->values;
     input.tolerance_override = kept_->tolerance;
     input.kind = kept_->kind;
+    input.image_white = kept_->image_white;
     input.bytes_on_device = kept_->on_device != nullptr;
     if (kept_->on_device) return kept_->on_device->view(kept_->index, input, kept_->kind, 0);
     return make_output_view(input, kept_->kind);

@@ -43,6 +43,7 @@ private:
         NamedValues values;
         std::optional<double> tolerance;
         OutputKind kind = OutputKind::image;
+        double image_white = 255;
     };
     std::optional<Kept> kept_;
     std::string key_;

@@ -22,6 +22,7 @@ BufferCheckInput buffer_input(const RunCheckInput& input, size_t index) {
     buffer.values = input.data->values;
     buffer.tolerance_override = input.tolerance;
     buffer.kind = input.task->presentation.output;
+    buffer.image_white = input.task->image_white(*buffer.spec);
     return buffer;
 }
 

@@ -17,6 +17,7 @@
 #include "base/error.hpp"
 #include "base/text.hpp"
 #include "kernel_file/task_sizes.hpp"
+#include "tasks/image_inputs.hpp"
 #include "tasks/narrow_float.hpp"
 
 namespace kplay {
@@ -238,35 +239,24 @@ void fill_constant(HostBuffer& buffer, const FillRequest& request) {
     fill_typed(buffer, [&](size_t) { return value; });
 }
 
-size_t image_bytes(ImageLayout layout, size_t pixels) { return layout == ImageLayout::gray ? pixels : 3 * pixels; }
-
+// A u8 buffer takes the image's bytes; a floating-point one their values scaled to its white (1 or 255).
 void fill_image(HostBuffer& buffer, const FillRequest& request) {
     const PlanarImage* image = request.image;
-    const ImageLayout layout = request.spec.init.layout;
+    const InitSpec& init = request.spec.init;
     if (!image) throw_init_error(request.spec, "no image was given; give an image file");
-    if (buffer.type != ElementType::u8)
-        throw_init_error(request.spec, "an image gives bytes, but the buffer is " + std::string(element_type_name(buffer.type)) +
-                                           "; declare it u8");
-    const size_t pixels = image->pixels();
-    if (buffer.count != image_bytes(layout, pixels) || image->planes.size() != 3 * pixels)
-        throw_init_error(request.spec, "the " + std::to_string(image->width) + "x" + std::to_string(image->height) +
-                                           " image needs " + std::to_string(image_bytes(layout, pixels)) +
-                                           " bytes, but the buffer has " + std::to_string(buffer.count) + "; make its length " +
-                                           (layout == ImageLayout::gray ? "w*h" : "3*w*h"));
-    const uint8_t* planes = image->planes.data();
-    unsigned char* out = buffer.data.data();
-    switch (layout) {
-        case ImageLayout::planar: std::memcpy(out, planes, 3 * pixels); break;
-        case ImageLayout::interleaved:
-            for (size_t p = 0; p < pixels; ++p)
-                for (size_t c = 0; c < 3; ++c) out[3 * p + c] = planes[c * pixels + p];
-            break;
-        case ImageLayout::gray:
-            for (size_t p = 0; p < pixels; ++p)
-                out[p] = static_cast<unsigned char>(
-                    std::min(255.0, std::round(0.299 * planes[p] + 0.587 * planes[pixels + p] + 0.114 * planes[2 * pixels + p])));
-            break;
+    if (buffer.type != ElementType::u8 && !is_floating(buffer.type))
+        throw_init_error(request.spec, "an image gives bytes or float values, but the buffer is " +
+                                           std::string(element_type_name(buffer.type)) + "; declare it u8 or f32");
+    if (image->planes.size() != 3 * image->pixels()) throw_init_error(request.spec, "the image's planes do not hold its pixels");
+    if (const std::string problem = image_fit_problem(*image, init.layout, buffer.count); !problem.empty())
+        throw_init_error(request.spec, problem);
+    const std::vector<uint8_t> bytes = image_bytes(*image, init.layout);
+    if (buffer.type == ElementType::u8) {
+        std::memcpy(buffer.data.data(), bytes.data(), bytes.size());
+        return;
     }
+    const double scale = image_white(init, buffer.type) / 255.0;
+    fill_typed(buffer, [&](size_t i) { return bytes[i] * scale; });
 }
 
 bool is_random(InitKind kind) { return kind == InitKind::uniform || kind == InitKind::normal || kind == InitKind::randint; }
