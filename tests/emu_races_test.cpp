@@ -22,7 +22,7 @@ RunReport run_tracked(const std::filesystem::path& path, ThreadOrder order) {
     return engine().run(request);
 }
 
-RunReport run_tracked(const std::string& lesson, ThreadOrder order) { return run_tracked(test::kernels_dir() / "races" / lesson, order); }
+RunReport run_lesson(const std::string& lesson, ThreadOrder order) { return run_tracked(test::kernels_dir() / "races" / lesson, order); }
 
 struct RaceCase {
     const char* file;
@@ -40,7 +40,7 @@ TEST_P(EmulatedRaces, FoundAtEveryOrderWithTheSameExample) {
     std::string first_description;
     for (ThreadOrder order : {ThreadOrder::forward, ThreadOrder::reverse, ThreadOrder::random}) {
         SCOPED_TRACE(thread_order_name(order));
-        const RunReport report = run_tracked(expected.file, order);
+        const RunReport report = run_lesson(expected.file, order);
         ASSERT_TRUE(report.ok()) << report.error;
         EXPECT_TRUE(report.tracked);
         ASSERT_FALSE(report.races.empty()) << report.check.summary;
@@ -80,7 +80,7 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<RaceCase>& info) { return test::test_name_of(info.param.file); });
 
 TEST(EmulatedRaces, TheMissingBarrierIsBetweenTheReadAndTheWriteOfOneLine) {
-    const RunReport report = run_tracked("01_reduction_missing_barrier.cu", ThreadOrder::reverse);
+    const RunReport report = run_lesson("01_reduction_missing_barrier.cu", ThreadOrder::reverse);
     ASSERT_FALSE(report.races.empty());
     const Race& race = report.races.front();
     // partial[t] += partial[t + s]: thread 0 reads element 2 at s = 2, thread 2 wrote it at s = 1.
@@ -121,7 +121,7 @@ INSTANTIATE_TEST_SUITE_P(Kernels, RaceFree,
 TEST(EmulatedRaces, TheRaceBehindAFaultIsNamedFirst) {
     for (ThreadOrder order : {ThreadOrder::forward, ThreadOrder::random}) {
         SCOPED_TRACE(thread_order_name(order));
-        const RunReport report = run_tracked("11_race_then_fault.cu", order);
+        const RunReport report = run_lesson("11_race_then_fault.cu", order);
         ASSERT_FALSE(report.ok());
         ASSERT_FALSE(report.races.empty()) << report.error;
         const Race& race = report.races.front();
@@ -161,14 +161,14 @@ TEST(EmulatedRaces, RacesAreReportedAtTheExactLinesOfTheirAccesses) {
 
 // Kinds in words: the summary and the description say which kind of race it is.
 TEST(EmulatedRaces, EachKindIsNamedInTheVerdict) {
-    const RunReport plain_atomic = run_tracked("08_counter_reset_against_atomics.cu", ThreadOrder::forward);
+    const RunReport plain_atomic = run_lesson("08_counter_reset_against_atomics.cu", ThreadOrder::forward);
     ASSERT_FALSE(plain_atomic.races.empty());
     EXPECT_NE(plain_atomic.check.summary.find("(a plain access against atomic ones)"), std::string::npos) << plain_atomic.check.summary;
     EXPECT_NE(describe_race(plain_atomic.races.front()).find("one plainly and one atomically"), std::string::npos);
-    const RunReport warp = run_tracked("06_warp_exchange_without_syncwarp.cu", ThreadOrder::forward);
+    const RunReport warp = run_lesson("06_warp_exchange_without_syncwarp.cu", ThreadOrder::forward);
     ASSERT_FALSE(warp.races.empty());
     EXPECT_NE(warp.check.summary.find("(lanes of one warp, no __syncwarp())"), std::string::npos) << warp.check.summary;
-    const RunReport blocks = run_tracked("09_block_handoff_without_fence.cu", ThreadOrder::forward);
+    const RunReport blocks = run_lesson("09_block_handoff_without_fence.cu", ThreadOrder::forward);
     ASSERT_FALSE(blocks.races.empty());
     EXPECT_NE(blocks.check.summary.find("(different blocks, no fence-and-flag handoff)"), std::string::npos) << blocks.check.summary;
 }
