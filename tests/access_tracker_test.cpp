@@ -96,6 +96,23 @@ TEST(AccessTracker, LanesOfOneWarpAreOrderedOnlyByASyncwarpOfBoth) {
     EXPECT_TRUE(h.tracker.races()[0].across_warps);
 }
 
+// One store instruction of a warp whose lanes hit one address: one write succeeds, by CUDA's rules.
+// The same two lanes storing from two different lines race; so do two warps from the one line.
+TEST(AccessTracker, LanesOfOneWarpStoringFromOneInstructionDoNotRace) {
+    Fixture f(1, 64);
+    f.tracker.begin_block({0, 0, 0});
+    for (unsigned lane = 0; lane < 32; ++lane) f.at(lane, &f.shared[0], kWrite, 100);
+    EXPECT_TRUE(f.tracker.races().empty());
+    f.at(3, &f.shared[0], kWrite, 200);
+    ASSERT_EQ(f.tracker.races().size(), 1u);
+    Fixture g(1, 64);
+    g.tracker.begin_block({0, 0, 0});
+    g.at(0, &g.shared[0], kWrite, 100);
+    g.at(32, &g.shared[0], kWrite, 100);
+    ASSERT_EQ(g.tracker.races().size(), 1u);
+    EXPECT_TRUE(g.tracker.races()[0].across_warps);
+}
+
 TEST(AccessTracker, ASyncwarpOfSomeLanesOrdersOnlyThose) {
     Fixture f(1, 32);
     f.tracker.begin_block({0, 0, 0});
@@ -155,9 +172,11 @@ TEST(AccessTracker, TwoBlocksTouchingOneGlobalElementRace) {
 }
 
 // Block 0 writes data[0..3] and raises a flag; block 1 waits for the flag, then reads the data.
-std::vector<RawRace> handoff(bool fence, unsigned fence_flags, bool flag_atomic, bool barrier_first) {
+// The flag is a buffer's element, or a `__device__` variable no region holds.
+std::vector<RawRace> handoff(bool fence, unsigned fence_flags, bool flag_atomic, bool barrier_first, bool flag_outside = false) {
     Fixture f(2, 32);
-    float* flag = &f.global[63];
+    static float device_variable = 0;
+    float* flag = flag_outside ? &device_variable : &f.global[63];
     f.tracker.begin_block({0, 0, 0});
     for (unsigned t = 0; t < 4; ++t) f.at(t, &f.global[t], kWrite, 100);
     if (barrier_first) f.tracker.barrier();  // every thread's write, then thread 0 alone goes on
@@ -175,6 +194,8 @@ TEST(AccessTracker, AFenceThenAFlagHandsDataToAnotherBlock) {
     EXPECT_FALSE(handoff(false, 0, true, false).empty());  // no fence: the data races with its reader
     EXPECT_TRUE(handoff(true, KPLAY_ACCESS_FENCE, true, true).empty());
     EXPECT_TRUE(handoff(true, KPLAY_ACCESS_FENCE, false, true).empty());  // a volatile flag store does it too
+    EXPECT_TRUE(handoff(true, KPLAY_ACCESS_FENCE, true, true, true).empty());  // a __device__ counter does it too
+    EXPECT_FALSE(handoff(false, 0, true, false, true).empty());
     // Without the barrier, only thread 0's own write is released: threads 1-3's still race with the reader.
     const auto partly = handoff(true, KPLAY_ACCESS_FENCE, true, false);
     ASSERT_FALSE(partly.empty());

@@ -75,7 +75,7 @@ INSTANTIATE_TEST_SUITE_P(
                       RaceCase{"03_scan_missing_barrier.cu", RaceSpace::shared, "xy", false, true, RaceKind::read_write},
                       RaceCase{"04_histogram_without_atomics.cu", RaceSpace::global, "bins", false, true, RaceKind::read_write},
                       RaceCase{"06_warp_exchange_without_syncwarp.cu", RaceSpace::shared, "slot", true, true, RaceKind::warp_local},
-                      RaceCase{"08_counter_reset_against_atomics.cu", RaceSpace::shared, "count", false, true, RaceKind::plain_atomic},
+                      RaceCase{"08_counter_reset_against_atomics.cu", RaceSpace::shared, "count", true, true, RaceKind::plain_atomic},
                       RaceCase{"09_block_handoff_without_fence.cu", RaceSpace::global, "running", false, false, RaceKind::between_blocks}),
     [](const ::testing::TestParamInfo<RaceCase>& info) { return test::test_name_of(info.param.file); });
 

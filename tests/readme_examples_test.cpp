@@ -260,11 +260,28 @@ TEST(ReadmeExamples, TheRaceAndWhoWroteLinesRunAsPrinted) {
         if (emulated && (line.find("kernels_src/races/") != std::string::npos || line.find("--who-wrote") != std::string::npos))
             lines.push_back(line);
     }
-    ASSERT_EQ(lines.size(), 2u) << "README's race and --who-wrote examples";
+    ASSERT_EQ(lines.size(), 3u) << "README's race, race-then-fault and --who-wrote examples";
+    const auto line_with = [&lines](const std::string& text) {
+        for (const std::string& line : lines)
+            if (line.find(text) != std::string::npos) return line;
+        ADD_FAILURE() << "no README line runs " << text;
+        return std::string();
+    };
     kplay::test::TempDir dir;
     const std::string root = kplay::test::kernels_dir().parent_path().string();
     {
-        const auto [code, output] = run_cli(lines[0], dir, root);
+        const auto [code, output] = run_cli(line_with("races/11_race_then_fault.cu"), dir, root);
+        EXPECT_EQ(code, 5) << output;  // the run failed, and says which race came first
+        EXPECT_NE(output.find("run failed: A race came first, the likely cause: shared array 'dynamic shared memory', element 0: "
+                              "thread (0,0,0) of block (0,0,0) writes it at races/11_race_then_fault.cu:26 and thread (1,0,0) of the same "
+                              "block reads it at races/11_race_then_fault.cu:25, with no __syncthreads() between (127 such conflicts "
+                              "between these lines). Then thread (1,0,0) of block (0,0,0) read 113 elements past the end of 'dynamic "
+                              "shared memory' (512 bytes) at races/11_race_then_fault.cu:28"),
+                  std::string::npos)
+            << output;
+    }
+    {
+        const auto [code, output] = run_cli(line_with("races/01_reduction_missing_barrier.cu"), dir, root);
         EXPECT_EQ(code, 6) << output;  // a check failure
         EXPECT_NE(output.find("check      RACE on shared array 'partial' at line 30 (no __syncthreads() between). "
                               "The output happened to match this time (PASS"),
@@ -278,7 +295,7 @@ TEST(ReadmeExamples, TheRaceAndWhoWroteLinesRunAsPrinted) {
         EXPECT_NE(output.find("The output happened to match this time (PASS"), std::string::npos) << output;
     }
     {
-        const auto [code, output] = run_cli(lines[1], dir, root);
+        const auto [code, output] = run_cli(line_with("--who-wrote"), dir, root);
         EXPECT_EQ(code, 0) << output;
         EXPECT_NE(output.find("who wrote  out[1000]: written by thread (232,0,0) of block (3,0,0) at grayscale/01_seed_1d.cu:13; "
                               "i = blockIdx.x*blockDim.x + threadIdx.x = 3*256 + 232"),

@@ -200,7 +200,7 @@ TEST(TaskDeclaration, AReferenceWhoseSignatureDiffersIsAnExactMessage) {
     const std::string kernel = "__global__ void scale(const float* x, float* y, int n) {}";
     EXPECT_EQ(spec_error(with_reference(declaration, kernel, "void kplay_reference(const float* x, float* y) {}")),
               "mine.cu:6: the reference kplay_reference takes 2 parameters, but kernel scale takes 3 (x, y, n): the reference is called "
-              "with the kernel's arguments.");
+              "with the kernel's arguments, and may take the task's sizes after them (n).");
     EXPECT_EQ(spec_error(with_reference(declaration, kernel, "void kplay_reference(const float* x, float* y, int* n) {}")),
               "mine.cu:6: the reference kplay_reference: parameter 3 ('int* n') is a pointer, but the kernel's ('int n') is a value.");
     EXPECT_EQ(spec_error(with_reference(declaration, kernel, "void kplay_reference(const double* x, float* y, int n) {}")),

@@ -205,6 +205,9 @@ bool AccessTracker::ordered(const Stamp& earlier, const Stamp& now) const {
     if (strong(earlier.flags) && strong(now.flags) && !lanes_of_one_warp) return true;
     const bool same_block = a / threads_per_block_ == b / threads_per_block_;
     if (same_block && earlier.generation != now.generation) return true;  // a __syncthreads() between
+    // Lanes of one warp storing to one address from one instruction: CUDA's programming guide says one of
+    // the writes succeeds (the number of serialized writes is undefined), so it is no race; racecheck agrees.
+    if (lanes_of_one_warp && earlier_writes && now_writes && earlier.site == now.site) return true;
     if (lanes_of_one_warp) {
         const uint32_t warp = (a % threads_per_block_) / 32;
         uint32_t synced = current_->warp_synced[warp];
@@ -264,7 +267,7 @@ void AccessTracker::fence(uint32_t in_block, bool device_scope) {
 // fence releases what came before the fence (and, for the fence's block, before the barrier it followed).
 void AccessTracker::synchronise(size_t region, uintptr_t address, uint32_t in_block, unsigned flags) {
     BlockState& block = *current_;
-    const bool shared = region >= global_count_;
+    const bool shared = region != SIZE_MAX && region >= global_count_;  // (a flag outside every region: device-wide)
     const std::pair<uint32_t, uintptr_t> key{shared ? block.id + 1 : 0, address};
     std::unique_ptr<Knowledge>& released = releases_[key];
     if (released && (!(flags & KPLAY_ACCESS_WRITE) || (flags & KPLAY_ACCESS_ATOMIC))) block.acquired[in_block].merge(*released);
@@ -289,12 +292,12 @@ void AccessTracker::access(const kplay_emu_dim& thread_idx, uintptr_t address, u
     } busy(busy_);
     const uint32_t in_block = linear(thread_idx, block_);
     if (flags & KPLAY_ACCESS_FENCE) return fence(in_block, !(flags & KPLAY_ACCESS_BLOCK_SCOPE));
-    if (address >= high_ || address + size <= low_ || size == 0) return;
-    const size_t r = region_of(address);
+    const size_t r = (address >= high_ || address + size <= low_ || size == 0) ? SIZE_MAX : region_of(address);
+    // A flag need not be a buffer: `__device__ unsigned count;` hands data over as well as a buffer's element.
+    if (strong(static_cast<uint8_t>(flags)) && size != 0) synchronise(r, address, in_block, flags);
     if (r == SIZE_MAX) return;
     const TrackedRegion& region = regions_[r];
     Shadow& shadow = shadow_of(r);
-    if (strong(static_cast<uint8_t>(flags))) synchronise(r, address, in_block, flags);
     Stamp now;
     now.thread = current_->base + in_block + 1;
     now.generation = current_->generation;

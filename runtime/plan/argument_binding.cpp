@@ -71,7 +71,7 @@ void check_pointee(const std::string& label, const KernelParam& param, const Bin
     if (size == 0) return;
     const std::string wants = pointee(param.type);
     if (size != element_size(buffer.type))
-        throw InputError(label + " points to '" + wants + "' (" + std::to_string(size) + "-byte elements), but buffer '" +
+        throw InputError(label + " points to '" + param.type + "' (" + std::to_string(size) + "-byte elements), but buffer '" +
                          buffer.name + "' holds " + element_type_name(buffer.type) + " (" + std::to_string(element_size(buffer.type)) +
                          " bytes each).");
     const auto kernel_float = floating_type(wants);

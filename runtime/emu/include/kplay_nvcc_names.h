@@ -9,9 +9,9 @@
  *   - the emulated CPU device's host build: kplay_emu_prelude.h includes it;
  *   - the host reference's build: kplay_reference_prelude.h includes it, after the host's own headers,
  *     which define the same names with the same types (the guards below then keep theirs).
- * tests/nvcc_names_test.cpp walks every name on the three builds. Values are glibc's on x86-64 Linux (the
- * host nvcc uses there), except int64_t under NVRTC, which is CCCL's (`long long`) so that a kernel that
- * also includes <cuda/std/cstdint> sees one type. Plain C: the reference may be C-like code. */
+ * tests/data/names/every_name.cu uses every name; real_kernels_emulated_test and gpu_kernels_test run it. Values are glibc's on x86-64 Linux (the
+ * host nvcc uses there), except int64_t and time_t under NVRTC, which are CCCL's (`long long`) so that a
+ * kernel that also includes <cuda/std/cstdint> or <cuda/std/ctime> sees one type. Plain C: the reference may be C-like code. */
 #ifndef KPLAY_NVCC_NAMES_H
 #define KPLAY_NVCC_NAMES_H
 
@@ -39,7 +39,11 @@ typedef long quad_t;
 typedef unsigned long u_quad_t;
 typedef long off_t;
 typedef long ssize_t;
+#if defined(__CUDACC_RTC__)
+typedef long long time_t; /* CCCL's, as int64_t: <cuda/std/ctime> (cooperative groups include it) declares it so under NVRTC */
+#else
 typedef long time_t;
+#endif
 typedef char* caddr_t;
 /* <time.h> (clock() itself is the device's: the emulated prelude and NVRTC each have it) */
 typedef long clock_t;
