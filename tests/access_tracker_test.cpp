@@ -181,7 +181,7 @@ std::vector<RawRace> handoff(bool fence, unsigned fence_flags, bool flag_atomic,
     for (unsigned t = 0; t < 4; ++t) f.at(t, &f.global[t], kWrite, 100);
     if (barrier_first) f.tracker.barrier();  // every thread's write, then thread 0 alone goes on
     if (fence) f.at(0, nullptr, fence_flags, 0, 0);
-    f.at(0, flag, kWrite | (flag_atomic ? kAtomic : KPLAY_ACCESS_VOLATILE), 101);
+    f.at(0, flag, kWrite | (flag_atomic ? kAtomic : static_cast<unsigned>(KPLAY_ACCESS_VOLATILE)), 101);
     f.tracker.end_block({0, 0, 0});
     f.tracker.begin_block({1, 0, 0});
     f.at(0, flag, KPLAY_ACCESS_VOLATILE, 200);  // while (*(volatile int*)flag == 0);
@@ -212,6 +212,15 @@ TEST(AccessTracker, APlainAccessAgainstAtomicsRacesAndSaysSo) {
     const auto races = f.tracker.races();
     ASSERT_EQ(races.size(), 1u);
     EXPECT_TRUE(races[0].first_flags & kAtomic ? !(races[0].second_flags & kAtomic) : (races[0].second_flags & kAtomic));
+    // Lanes of the writer's warp add first; another warp's add still races with the reset, not only with them.
+    Fixture g(1, 64);
+    g.tracker.begin_block({0, 0, 0});
+    g.at(0, &g.shared[0], kWrite, 100);
+    g.at(1, &g.shared[0], kWrite | kAtomic, 200);
+    g.at(33, &g.shared[0], kWrite | kAtomic, 200);
+    ASSERT_EQ(g.tracker.races().size(), 1u);
+    EXPECT_EQ(g.tracker.races()[0].conflicts, 2u);
+    EXPECT_TRUE(g.tracker.races()[0].across_warps);
 }
 
 TEST(AccessTracker, VolatileFlagsDoNotRaceButVolatileLanesOfOneWarpDo) {

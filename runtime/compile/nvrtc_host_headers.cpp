@@ -95,29 +95,11 @@ using ::intptr_t; using ::uintptr_t; using ::intmax_t; using ::uintmax_t;
 }
 )";
 
-// As for <stdint.h>: CCCL's <cuda/std/climits> defines these for NVRTC where it is on the path.
+// As for <stdint.h>: CCCL's <cuda/std/climits> where it is on the path; the prelude (kplay_nvcc_names.h)
+// has defined the same macros, spelled as CCCL spells them, in any case.
 constexpr const char* kLimits = R"(#pragma once
 #if __has_include(<cuda/std/climits>)
 #include <cuda/std/climits>
-#else
-#define CHAR_BIT 8
-#define SCHAR_MIN (-128)
-#define SCHAR_MAX 127
-#define UCHAR_MAX 255
-#define CHAR_MIN SCHAR_MIN
-#define CHAR_MAX SCHAR_MAX
-#define SHRT_MIN (-32768)
-#define SHRT_MAX 32767
-#define USHRT_MAX 65535
-#define INT_MIN (-2147483647-1)
-#define INT_MAX 2147483647
-#define UINT_MAX 4294967295U
-#define LONG_MIN (-9223372036854775807L-1)
-#define LONG_MAX 9223372036854775807L
-#define ULONG_MAX 18446744073709551615UL
-#define LLONG_MIN (-9223372036854775807LL-1)
-#define LLONG_MAX 9223372036854775807LL
-#define ULLONG_MAX 18446744073709551615ULL
 #endif
 )";
 
@@ -177,16 +159,10 @@ constexpr const char* kArray = "#pragma once\n#include <cuda/std/array>\nnamespa
 constexpr const char* kTuple = "#pragma once\n#include <cuda/std/tuple>\nnamespace std { using namespace cuda::std; }\n";
 
 // A kernel file includes <cuda.h> for a type (a TMA descriptor's CUtensorMap, a CUdeviceptr): those types,
-// as the driver's header lays them out; its host functions stay out of NVRTC's way.
-constexpr const char* kCudaH = R"(#pragma once
-#ifndef CUDA_VERSION
-#define CUDA_VERSION 13000
-#endif
-typedef unsigned long long CUdeviceptr;
-typedef struct CUtensorMap_st {
-    alignas(64) unsigned long long opaque[16];
-} CUtensorMap;
-)";
+// as the driver's header lays them out, from the emulated device's own cuda.h (one file for both).
+constexpr const char* kCudaH =
+#include "compile/cuda_h_text.inc"
+    ;
 
 }  // namespace
 

@@ -331,7 +331,11 @@ void AccessTracker::access(const kplay_emu_dim& thread_idx, uintptr_t address, u
             const bool again = cell.write.thread == now.thread && cell.write.generation == now.generation &&
                                cell.write.warp_clock == now.warp_clock && cell.write.fences == now.fences &&
                                cell.write.local_fences == now.local_fences && (cell.write.flags & KPLAY_ACCESS_ATOMIC) == (flags & KPLAY_ACCESS_ATOMIC);
-            if (!again) cell.write = now;
+            // A plain write that atomics race with stays the stamp, so every later atomic of another thread is
+            // checked against it too: which warps add to a counter before its reset does not depend on the order.
+            const bool racing_plain = (flags & KPLAY_ACCESS_ATOMIC) && cell.write.thread != 0 && cell.write.thread != now.thread &&
+                                      !(cell.write.flags & KPLAY_ACCESS_ATOMIC) && !ordered(cell.write, now);
+            if (!again && !racing_plain) cell.write = now;
             cell.last_site = now.site;
             cell.read1 = cell.read2 = Stamp{};
         } else if (cell.read1.thread == 0 || cell.read1.generation != now.generation) {

@@ -23,6 +23,7 @@
 #include <functional>
 #include <memory>
 #include <thread>
+#include <tuple>
 
 #include "emu/block_residency.hpp"
 #include "emu/emulated_limits.hpp"
@@ -80,12 +81,10 @@ struct SharedStatus {
 };
 
 SharedStatus* g_status = nullptr;  // the launch process's view (set after fork)
-// A tracked launch's tracker, so that a failure can still report the races seen before it: they are the
-// likely cause of a fault or a deadlock that follows them.
+// A tracked launch's tracker: a failure still reports the races seen before it, its likely cause.
 AccessTracker* g_tracker = nullptr;
 
-// Called once the launch has failed (its claim won): the tracker is consistent unless the failure came
-// from inside its bookkeeping.
+// Once the launch has failed (its claim won): the tracker is consistent unless it failed inside it.
 void publish_races_before_failure() {
     if (!g_tracker || g_tracker->busy()) return;
     publish_races(*g_tracker, g_status->so_base, g_status->races);
@@ -155,8 +154,7 @@ void fault_handler(int signal, siginfo_t* info, void* context) {
         g_status->thread_idx = thread->thread_idx;
         g_status->block_idx = thread->block->block_idx;
     }
-    // The fault is synchronous, in the kernel's own code on the one tracked worker: the tracker is not
-    // in the middle of anything, and the launch process ends here anyway.
+    // A synchronous fault, in the kernel's own code on the one tracked worker; the process ends here anyway.
     if (signal == SIGSEGV || signal == SIGBUS || signal == SIGFPE || signal == SIGILL) publish_races_before_failure();
     _exit(3);
 }
@@ -605,17 +603,14 @@ EmulatedLaunchResult run_emulated_launch(const EmulatedLaunchRequest& request) {
     const ChildEnd end = run_forked(status.get(), request.timeout_s,
                                     [&] { launch_process(request, smem, workers, report.get(), writer_pages, writer_region); });
     collect_log(*status, result);
-
     // Where the blocks wait when every resident one does (a note the launch process left).
-    const StallText stall =
-        describe_stall(status->stall, request.shared_object, status->so_base, request.runtime_headers);
+    const StallText stall = describe_stall(status->stall, request.shared_object, status->so_base, request.runtime_headers);
     if (end.timed_out) {
         result.error_code = ErrorCode::timeout;
         char text[160];
         std::snprintf(text, sizeof text, "Kernel did not finish within %.3g s on the emulated device and was stopped: ", request.timeout_s);
         result.error = text + (stall.text.empty() ? "an endless loop?" : stall.text);
-        result.file = stall.file;
-        result.line = stall.line;
+        std::tie(result.file, result.line) = std::tie(stall.file, stall.line);
         return result;
     }
     if (finished_cleanly(end, *status, result)) {
@@ -654,8 +649,7 @@ EmulatedLaunchResult run_emulated_launch(const EmulatedLaunchRequest& request) {
                                                : ErrorCode::emulation_failed;
         if (kind == "stall") {
             result.error = stall.text;
-            result.file = stall.file;
-            result.line = stall.line;
+            std::tie(result.file, result.line) = std::tie(stall.file, stall.line);
             result.error_code = ErrorCode::deadlock;
         }
         if (kind == "deadlock" || kind == "stall") result.error = "Deadlock: " + result.error;

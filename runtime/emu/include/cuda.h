@@ -1,6 +1,6 @@
-// cuda.h on the emulated device: its CUDA parts come from kplay_emu_prelude.h (given with -include); a
-// kernel that includes it for a type gets the driver's device-side types, laid out as the driver's header
-// lays them out. The C library itself is not available to a kernel.
+// cuda.h for a kernel, on the emulated device and (compiled in, runtime/CMakeLists.txt) under NVRTC: a
+// kernel that includes it for a type gets the driver's types, laid out as the driver's header lays them
+// out; the CUDA parts come from the device's prelude. The driver's host functions are not a kernel's.
 #pragma once
 #ifndef CUDA_VERSION
 #define CUDA_VERSION 13000
