@@ -47,7 +47,9 @@ TEST_P(EmulatedRaces, FoundAtEveryOrderWithTheSameExample) {
         const Race& race = report.races.front();
         EXPECT_EQ(race.space, expected.space);
         EXPECT_EQ(race.array, expected.array);
-        if (expected.same_warp >= 0) EXPECT_EQ(race.same_warp, expected.same_warp == 1);
+        if (expected.same_warp >= 0) {
+            EXPECT_EQ(race.same_warp, expected.same_warp == 1);
+        }
         EXPECT_EQ(race.same_block, expected.same_block);
         EXPECT_EQ(race_kind(race), expected.kind) << race_kind_name(race);
         EXPECT_GT(race.first.line, 0);
