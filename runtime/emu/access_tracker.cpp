@@ -269,9 +269,12 @@ void AccessTracker::synchronise(size_t region, uintptr_t address, uint32_t in_bl
     BlockState& block = *current_;
     const bool shared = region != SIZE_MAX && region >= global_count_;  // (a flag outside every region: device-wide)
     const std::pair<uint32_t, uintptr_t> key{shared ? block.id + 1 : 0, address};
-    std::unique_ptr<Knowledge>& released = releases_[key];
-    if (released && (!(flags & KPLAY_ACCESS_WRITE) || (flags & KPLAY_ACCESS_ATOMIC))) block.acquired[in_block].merge(*released);
+    // Looked up, not inserted: every volatile or atomic access comes here, and only a release makes an entry.
+    const auto found = releases_.find(key);
+    if (found != releases_.end() && (!(flags & KPLAY_ACCESS_WRITE) || (flags & KPLAY_ACCESS_ATOMIC)))
+        block.acquired[in_block].merge(*found->second);
     if (!(flags & KPLAY_ACCESS_WRITE) || block.local_fences[in_block] == 0) return;
+    std::unique_ptr<Knowledge>& released = found != releases_.end() ? found->second : releases_[key];
     if (!released) released = std::make_unique<Knowledge>();
     const uint32_t thread = block.base + in_block;
     raise(released->local_fences, thread, block.local_fences[in_block]);
