@@ -59,28 +59,6 @@ const std::map<std::string, std::string>& builtin_names() {
     return names;
 }
 
-// Splits "T const*" style text at top-level commas (outside <>, (), []).
-std::vector<std::string> split_top_level(const std::string& list) {
-    std::vector<std::string> parts;
-    int depth = 0;
-    std::string current;
-    for (char c : list) {
-        if (c == '<' || c == '(' || c == '[') ++depth;
-        if (c == '>' || c == ')' || c == ']') --depth;
-        if (c == ',' && depth == 0) {
-            parts.push_back(current);
-            current.clear();
-            continue;
-        }
-        current += c;
-    }
-    if (!current.empty()) parts.push_back(current);
-    for (std::string& part : parts) {
-        part.erase(0, part.find_first_not_of(' '));
-        while (!part.empty() && part.back() == ' ') part.pop_back();
-    }
-    return parts;
-}
 
 }  // namespace
 
@@ -138,7 +116,7 @@ std::optional<std::vector<std::string>> instantiated_parameter_types(const std::
     if (open == std::string::npos) return std::nullopt;
     const std::string list = text.substr(open + 1, text.size() - open - 2);
     if (list.empty() || list == "void") return std::vector<std::string>{};
-    return split_top_level(list);
+    return split_type_list(list);
 }
 
 }  // namespace kplay

@@ -119,6 +119,28 @@ bool uses_grid_sync(std::string_view source) {
     return false;
 }
 
+std::vector<std::string> split_type_list(const std::string& list) {
+    std::vector<std::string> parts;
+    int depth = 0;
+    std::string current;
+    for (char c : list) {
+        if (c == '<' || c == '(' || c == '[') ++depth;
+        if (c == '>' || c == ')' || c == ']') --depth;
+        if (c == ',' && depth == 0) {
+            parts.push_back(current);
+            current.clear();
+            continue;
+        }
+        current += c;
+    }
+    if (!current.empty()) parts.push_back(current);
+    for (std::string& part : parts) {
+        part.erase(0, part.find_first_not_of(' '));
+        while (!part.empty() && part.back() == ' ') part.pop_back();
+    }
+    return parts;
+}
+
 namespace {
 
 std::string collapse_spaces(const std::string& text) {
@@ -159,22 +181,11 @@ KernelParam split_param(const std::string& text) {
     return param;
 }
 
-// A parameter list's text -> parameters, split at top-level commas (Foo<a,b> keeps its comma).
+// A parameter list's text -> parameters (Foo<a,b> keeps its comma).
 std::vector<KernelParam> split_params(const std::string& params) {
     std::vector<KernelParam> result;
-    int nesting = 0;
-    std::string current;
-    for (char c : params) {
-        if (c == '<' || c == '(' || c == '[') ++nesting;
-        if (c == '>' || c == ')' || c == ']') --nesting;
-        if (c == ',' && nesting == 0) {
-            result.push_back(split_param(current));
-            current.clear();
-        } else {
-            current += c;
-        }
-    }
-    if (!trim(current).empty() && trim(current) != "void") result.push_back(split_param(current));
+    for (const std::string& part : split_type_list(params))
+        if (!part.empty() && part != "void") result.push_back(split_param(part));
     return result;
 }
 

@@ -67,6 +67,10 @@ std::vector<std::filesystem::path> find_included_files(std::string_view source, 
                                                        const std::vector<std::filesystem::path>& search_dirs,
                                                        std::vector<std::string>* unresolved = nullptr);
 
+// A parameter or template-argument list split at its top-level commas (outside <>, (), []), each part
+// trimmed: "const Foo<a, b>* x, int n" -> {"const Foo<a, b>* x", "int n"}.
+std::vector<std::string> split_type_list(const std::string& list);
+
 // A plain function named `name` (declared or defined, not called), the first one in the file; nullopt
 // when there is none. Used to find a task's host reference and check its parameters.
 std::optional<KernelDecl> find_function(std::string_view source, std::string_view name);
