@@ -268,9 +268,10 @@ void fill_constants(void* handle, const std::vector<ConstantFill>& constants) {
     // (glibc counts the CPUs, reading /sys, when it creates one past its limit), each worker's share
     // of the kernel's thread-local storage (its __shared__ arrays) and its preemption timer.
     mallopt(M_ARENA_MAX, std::min(workers, 64) + 1);
-    // A tracked launch allocates as it goes (the tracker's tables), and glibc reads
-    // /proc/sys/vm/overcommit_memory the first time it would give a thread arena's memory back: no trimming.
-    if (request.track) mallopt(M_TRIM_THRESHOLD, INT_MAX);
+    // glibc reads /proc/sys/vm/overcommit_memory the first time it would give a thread arena's memory
+    // back, which the sandbox forbids: a launch allocates as it goes (the tracker's tables, a kernel's
+    // forward-progress waits), so no arena is ever trimmed. The process is short-lived.
+    mallopt(M_TRIM_THRESHOLD, INT_MAX);
     const LaunchGeometry geometry = request.geometry;
     const uint64_t blocks = static_cast<uint64_t>(geometry.grid.x) * geometry.grid.y * geometry.grid.z;
     std::atomic<int> go{0}, ready{0};
