@@ -132,7 +132,9 @@ TEST(EmuTexture, BytesReadAsNormalizedFloatsAndAreFilteredAsFloats) {
     bytes.read_normalized = 1;
     EXPECT_EQ(sample(kernel, bytes, {{0.5f, 0}, {1.5f, 0}, {2.5f, 0}}, kernel), (std::vector<float>{0.0f, 1.0f, 51.0f / 255.0f}));
     bytes.filter = KPLAY_FILTER_LINEAR;
-    EXPECT_EQ(sample(kernel, bytes, {{1.0f, 0}}, kernel), (std::vector<float>{0.5f}));
+    // Filtered in 16-bit fixed point (v*257 of 65535), as an H100 does: halfway between 0 and 255 is
+    // 32768/65535 (128.5 steps rounded up), halfway between 255 and 51 exactly 39321/65535.
+    EXPECT_EQ(sample(kernel, bytes, {{1.0f, 0}, {2.0f, 0}}, kernel), (std::vector<float>{32768.0f / 65535, 39321.0f / 65535}));
     signed char* i8 = kernel.buffer<signed char>("i8", 3);
     i8[0] = -128, i8[1] = -127, i8[2] = 127;
     kplay_image signed_bytes = image_over(i8, KPLAY_IMAGE_I8, 3, 1, 1);
@@ -145,6 +147,38 @@ TEST(EmuTexture, BytesReadAsNormalizedFloatsAndAreFilteredAsFloats) {
     kplay_image half_image = image_over(halves, KPLAY_IMAGE_F16, 2, 1, 1);
     half_image.in_array = 1;
     EXPECT_EQ(sample(kernel, half_image, {{0.5f, 0}, {1.5f, 0}}, kernel), (std::vector<float>{1.5f, 0x1p-24f}));
+}
+
+// Values an H100's texture unit returned (README "Textures and surfaces"), where the guide's formula
+// computed in floats gives another answer.
+TEST(EmuTexture, LinearFilteringGivesWhatAnH100Returned) {
+    EmuKernel kernel(sampler("tex2D<float>(t, at[2 * i], at[2 * i + 1])"));
+    ASSERT_TRUE(kernel.built()) << kernel.diagnostics();
+    // 2D: the corner weights at (33/64, 33/64) are 248, 4, 4 and 0 of 256 (the product 16/65536 rounds
+    // to 0), so 70.421875; the exact products give 70.3872.
+    float* square = kernel.buffer<float>("square", 4);
+    square[0] = 68, square[1] = 255, square[2] = 36, square[3] = 81;
+    kplay_image image = image_over(square, KPLAY_IMAGE_F32, 2, 2);
+    image.filter = KPLAY_FILTER_LINEAR;
+    EXPECT_EQ(sample(kernel, image, {{33.0f / 64, 33.0f / 64}}, kernel), (std::vector<float>{70.421875f}));
+    // 1D: 240/256 of one float texel and 16/256 of the next lie exactly between two floats; the GPU
+    // rounds the tie away from zero (-663.73334), where round-to-even would give -663.7333.
+    const uint32_t texel_bits[2] = {3290753909u, 3291816717u}, expected_bits = 3290820335u;
+    float* pair = kernel.buffer<float>("pair", 2);
+    std::memcpy(pair, texel_bits, sizeof texel_bits);
+    kplay_image line = image_over(pair, KPLAY_IMAGE_F32, 2, 1);
+    line.filter = KPLAY_FILTER_LINEAR;
+    const std::vector<float> tie = sample(kernel, line, {{0.5f + 16.0f / 256, 0.5f}}, kernel);
+    uint32_t tie_bits = 0;
+    std::memcpy(&tie_bits, tie.data(), sizeof tie_bits);
+    EXPECT_EQ(tie_bits, expected_bits) << tie[0];
+    // u8 read as normalized floats: halfway between 0 and 1 is 129/65535 (0.0019684138), not 1/510.
+    unsigned char* bytes = kernel.buffer<unsigned char>("bytes", 2);
+    bytes[0] = 0, bytes[1] = 1;
+    kplay_image unorm = image_over(bytes, KPLAY_IMAGE_U8, 2, 1);
+    unorm.filter = KPLAY_FILTER_LINEAR;
+    unorm.read_normalized = 1;
+    EXPECT_EQ(sample(kernel, unorm, {{1.0f, 0.5f}}, kernel), (std::vector<float>{129.0f / 65535}));
 }
 
 TEST(EmuTexture, FetchByIndexChannelsThreeDimensionsAndLayers) {

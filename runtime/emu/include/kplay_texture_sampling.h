@@ -7,9 +7,8 @@
 // - point sampling returns T[i], i = floor(x), x scaled by the extent first for normalized coordinates;
 // - linear filtering returns (1-a)T[i] + aT[i+1] (and the 4- and 8-texel forms), i = floor(x - 0.5),
 //   a = frac(x - 0.5) held in 9-bit fixed point with 8 fraction bits: a is rounded to the nearest 1/256
-//   (so 1.0 is exact). The weights of a 2D or 3D sample are products of such values, exact in a float;
-//   the texels are summed in the appendix's order, one float rounding per step. With texels that need
-//   few bits (small integers), every step is exact and the result is the appendix's formula itself;
+//   (so 1.0 is exact). Where the appendix leaves the arithmetic open (how a 2D sample's weights are
+//   rounded, how the sum is rounded, bytes and halves), sample() below does what an H100 measurably does;
 // - the address modes act on texel indices: clamp to the edge, border (the texel reads 0), wrap and
 //   mirror (normalized coordinates only, as CUDA has it);
 // - 8-bit integers read as normalized floats become v/255 (u8) or max(v/127, -1) (i8); halves become
@@ -186,7 +185,50 @@ inline long long floor_index(float c) { return static_cast<long long>(__builtin_
 // The fractional weight in 1/256ths: 9-bit fixed point with 8 fraction bits, rounded to nearest.
 inline int weight256(float fraction) { return static_cast<int>(fraction * 256.0f + 0.5f); }
 
-// Point or linear sample at (x, y, z) of `layer`; coordinates past the image's dimensions are ignored.
+// A bit pattern's float and back, without the C library.
+inline float float_of(unsigned bits) {
+    float value;
+    __builtin_memcpy(&value, &bits, sizeof value);
+    return value;
+}
+inline unsigned bits_of(float value) {
+    unsigned bits;
+    __builtin_memcpy(&bits, &value, sizeof bits);
+    return bits;
+}
+
+// `v` to the nearest float, a tie away from zero: how the texture unit rounds a filtered float (measured).
+inline float round_ties_away(double v) {
+    const float r = static_cast<float>(v);  // nearest, ties to even
+    const double off = v - static_cast<double>(r);
+    if (off == 0 || r == 0.0f || r != r || r - r != 0.0f) return r;
+    const bool beyond = (off > 0) == (r > 0);  // v lies farther from zero than r
+    const float other = float_of(bits_of(r) + (beyond ? 1u : static_cast<unsigned>(-1)));
+    const double other_off = static_cast<double>(other) - v;
+    const bool tie = (other_off < 0 ? -other_off : other_off) == (off < 0 ? -off : off);
+    return tie && beyond ? other : r;
+}
+
+// `v` to the nearest half (returned as a float), a tie away from zero: a filtered f16 texture's result.
+inline float round_to_half_ties_away(double v) {
+    const double magnitude = v < 0 ? -v : v;
+    if (magnitude >= 65520.0) return float_of(v < 0 ? 0xff800000u : 0x7f800000u);
+    double ulp = 0x1p-24;  // below 2^-13: subnormal halves and the first binade
+    for (double top = 0x1p-13; top <= magnitude; top *= 2) ulp *= 2;  // 10 fraction bits above
+    const double steps = static_cast<double>(static_cast<long long>(magnitude / ulp + 0.5));
+    const float rounded = static_cast<float>(steps * ulp);
+    return v < 0 ? -rounded : rounded;
+}
+
+// Linear filtering as a GPU's texture unit does it, measured on an H100 at every 1/256 of a texel and
+// matched bit for bit (README "Textures and surfaces"): each dimension's weight `a` in 1/256ths, as
+// above; a 2D sample's four weights again in 1/256ths, from the one rounded product c = ax*ay/256 (a
+// half rounded up): (256-ax-ay+c, ax-c, ay-c, c), so they sum to 256; a 3D sample nests that once more
+// with z (not measured). The weighted sum is exact and rounded once: to the nearest float, a tie away
+// from zero, for float texels; to the nearest half for f16 texels; and for bytes read as normalized
+// floats in 16-bit fixed point: u8 texels count v*257 of 65535 and the sum is rounded to a whole step
+// (v/255 at a texel's centre); i8 texels (-128 read as -127) are filtered as they are and scaled to
+// steps of 1/32767 (a GPU differs from this by one step on about one sample in 17).
 inline Value sample(const kplay_image& image, float x, float y, float z, long long layer) {
     const float c[3] = {x, y, z};
     const long long extent[3] = {image.width, image.height, image.depth};
@@ -203,21 +245,44 @@ inline Value sample(const kplay_image& image, float x, float y, float z, long lo
         base[d] = static_cast<long long>(below);
         a[d] = weight256(shifted - below);
     }
-    // Corners in the appendix's order: x varies fastest, then y, then z.
-    Value result;
-    const int corners = 1 << image.dims;
-    const float scale = image.dims == 1 ? 1.0f / 256.0f : image.dims == 2 ? 1.0f / 65536.0f : 1.0f / 16777216.0f;
-    for (int k = 0; k < corners; ++k) {
-        long long weight = 1;
-        long long at[3] = {0, 0, 0};
-        for (int d = 0; d < image.dims; ++d) {
-            const int upper = (k >> d) & 1;
-            weight *= upper ? a[d] : 256 - a[d];
-            at[d] = base[d] + upper;
+    // Corner k's weight in 1/256ths: x varies fastest, then y, then z (the appendix's order).
+    int weights[8] = {256 - a[0], a[0], 0, 0, 0, 0, 0, 0};
+    for (int d = 1; d < image.dims; ++d) {  // each corner so far splits into a lower and an upper one
+        const int before = 1 << d;
+        int rest = a[d];  // the upper corners' weights sum to a[d]; corner 0's upper takes what is left
+        for (int k = before - 1; k >= 1; --k) {
+            const int upper = (weights[k] * a[d] + 128) >> 8;
+            weights[k + before] = upper;
+            weights[k] -= upper;
+            rest -= upper;
         }
-        const float w = static_cast<float>(weight) * scale;
+        weights[before] = rest;
+        weights[0] -= rest;
+    }
+    const bool unorm = image.read_normalized && image.format == KPLAY_IMAGE_U8;
+    const bool snorm = image.read_normalized && image.format == KPLAY_IMAGE_I8;
+    double sum[4] = {0, 0, 0, 0};
+    for (int k = 0; k < (1 << image.dims); ++k) {
+        long long at[3] = {0, 0, 0};
+        for (int d = 0; d < image.dims; ++d) at[d] = base[d] + ((k >> d) & 1);
         const Value t = texel(image, at[0], at[1], at[2], layer);
-        for (int ch = 0; ch < 4; ++ch) result.f[ch] = k == 0 ? w * t.f[ch] : result.f[ch] + w * t.f[ch];
+        for (int ch = 0; ch < 4; ++ch) {
+            const double v = unorm ? t.i[ch] * 257.0 : snorm ? (t.i[ch] < -127 ? -127.0 : static_cast<double>(t.i[ch])) : t.f[ch];
+            sum[ch] += weights[k] * v;
+        }
+    }
+    Value result;
+    for (int ch = 0; ch < 4; ++ch) {
+        const double v = sum[ch] / 256.0;
+        if (unorm) {
+            result.f[ch] = static_cast<float>(static_cast<long long>(v + 0.5)) / 65535.0f;
+        } else if (snorm) {
+            const double steps = v * (32767.0 / 127.0);
+            const long long q = static_cast<long long>(steps < 0 ? steps - 0.5 : steps + 0.5);
+            result.f[ch] = static_cast<float>(q) / 32767.0f;
+        } else {
+            result.f[ch] = image.format == KPLAY_IMAGE_F16 ? round_to_half_ties_away(v) : round_ties_away(v);
+        }
     }
     return result;
 }
