@@ -2,7 +2,9 @@
 // probes in tests/data/texture take their own kernel, run on the emulated device, as the reference and
 // check every output exactly, so a pass means the GPU's texture unit and kplay's sampler agree to the
 // last bit (bilinear weights in 9-bit fixed point, every address mode, normalized coordinates,
-// tex1Dfetch, tex1D over an array, layered textures; u8, i8, RGBA and f16 reads). The surface round trip
+// tex1Dfetch, tex1D over an array, layered textures; u8 and RGBA reads), except where README's
+// "Textures and surfaces" says a GPU rounds otherwise: filtered i8 within one step of 1/32767, f16
+// within one ulp of a half. The surface round trip
 // reads and writes through surfaces over an inout and a layered buffer, checked against a host reference.
 #include <gtest/gtest.h>
 
@@ -44,7 +46,7 @@ void expect_exact(const RunReport& report) {
 
 TEST_F(GpuTexture, BilinearSamplesMatchTheEmulatedDeviceBitForBit) { expect_exact(run("texture_probe.cu")); }
 
-TEST_F(GpuTexture, NormalizedBytesAndHalvesMatchTheEmulatedDeviceBitForBit) { expect_exact(run("byte_probe.cu")); }
+TEST_F(GpuTexture, NormalizedBytesAndHalvesMatchTheEmulatedDevice) { expect_exact(run("byte_probe.cu")); }
 
 TEST_F(GpuTexture, SurfaceWritesRoundTripThroughCudaArrays) { expect_exact(run("surface_round_trip.cu")); }
 

@@ -290,8 +290,10 @@ inline Value sample(const kplay_image& image, float x, float y, float z, long lo
 // tex1Dfetch: linear memory by index, unfiltered, without address modes, and 0 past either end.
 inline Value index_fetch(const kplay_image& image, long long x) { return x < 0 || x >= image.width ? Value{} : load(image, x, 0, 0, 0); }
 
+// The texture unit clamps a layer past the last to the last, and reads the index as unsigned, so a
+// negative one is past the last too (measured on an H100: layer -1 reads the last layer, not the first).
 inline long long layer_index(const kplay_image& image, int layer) {
-    return layer < 0 ? 0 : layer >= image.layers ? image.layers - 1 : layer;  // as the texture unit clamps it
+    return layer < 0 || layer >= image.layers ? image.layers - 1 : layer;
 }
 
 // ---- what a fetch returns as the kernel's type ------------------------------------------------------

@@ -1,6 +1,6 @@
 // Every documented form of cub::BlockLoad and cub::BlockStore for each algorithm (loads and stores
 // paired by algorithm), the Load/StoreDirect* functions under them, and cub::BlockExchange with and
-// without warp time-slicing, in a block of 64 threads with 4 items each. Every result is a slot of 256
+// without warp time-slicing (the guarded and flagged scatters without it, the only way CUB has them), in a block of 64 threads with 4 items each. Every result is a slot of 256
 // ints in `out`: the threads' registers, thread-major (thread t's item i at t*4+i), or the tile a store
 // wrote. Where CUB leaves an item undefined the walk writes walk::kUndefined.
 #include "walk.cuh"
@@ -136,16 +136,20 @@ template <bool TIME_SLICING> __device__ void exchange_forms(const int* in, walk:
     Exchange(storage).ScatterToStriped(blocked.a, b.a, ranks);
     b.to(s);
     __syncthreads();
-    Exchange(storage).ScatterToStripedGuarded(blocked.a, b.a, guarded);
-    for (int i = 0; i < kItems; ++i)  // places no item was scattered to hold whatever was there
-        if (scattered_from(i * kThreads + t) % 5 == 0) b.a[i] = walk::kUndefined;
-    b.to(s);
-    __syncthreads();
-    Exchange(storage).ScatterToStripedFlagged(blocked.a, b.a, ranks, valid);
-    for (int i = 0; i < kItems; ++i)
-        if (scattered_from(i * kThreads + t) % 3 == 0) b.a[i] = walk::kUndefined;
-    b.to(s);
-    __syncthreads();
+    // CUB's guarded and flagged scatters write the whole tile into the TempStorage, which time-slicing
+    // sizes for one slice: on a GPU an out-of-bounds shared write (the emulated device refuses them).
+    if constexpr (!TIME_SLICING) {
+        Exchange(storage).ScatterToStripedGuarded(blocked.a, b.a, guarded);
+        for (int i = 0; i < kItems; ++i)  // places no item was scattered to hold whatever was there
+            if (scattered_from(i * kThreads + t) % 5 == 0) b.a[i] = walk::kUndefined;
+        b.to(s);
+        __syncthreads();
+        Exchange(storage).ScatterToStripedFlagged(blocked.a, b.a, ranks, valid);
+        for (int i = 0; i < kItems; ++i)
+            if (scattered_from(i * kThreads + t) % 3 == 0) b.a[i] = walk::kUndefined;
+        b.to(s);
+        __syncthreads();
+    }
     c = blocked;
     Exchange(storage).BlockedToStriped(c.a);
     c.to(s);

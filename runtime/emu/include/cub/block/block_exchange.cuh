@@ -2,10 +2,17 @@
 // between the blocked, striped and warp-striped arrangements (block_load.cuh says which is which) or
 // scatters them to ranks. Each thread writes its items to their places in the TempStorage, the block
 // meets at __syncthreads, and each thread reads its new items; input and output may be one array.
-// WARP_TIME_SLICING only saves a GPU shared memory and changes no result.
+// WARP_TIME_SLICING only saves a GPU shared memory and changes no result, except where CUB's own
+// scatters overrun its smaller storage (refused below).
 #pragma once
 
 #include "../kplay_cub_detail.cuh"
+
+// Why a guarded or flagged scatter is refused with warp time-slicing (see the two functions).
+#define KPLAY_CUB_TIME_SLICED_SCATTER                                                                                   \
+    "cub::BlockExchange's ScatterToStripedGuarded and ScatterToStripedFlagged write the whole tile into the "          \
+    "TempStorage, which WARP_TIME_SLICING=true sizes for one warp's slice: on a GPU an out-of-bounds shared-memory " \
+    "write. Use BlockExchange without time-slicing (its default) for these scatters"
 
 namespace cub {
 
@@ -46,15 +53,19 @@ public:
     void ScatterToStriped(const T (&input_items)[ITEMS_PER_THREAD], OutputT (&output_items)[ITEMS_PER_THREAD], OffsetT (&ranks)[ITEMS_PER_THREAD]) {
         scatter(input_items, output_items, ranks, &BlockExchange::striped, All());
     }
-    // Items whose rank is negative are left out (their places keep what was there).
+    // Items whose rank is negative are left out (their places keep what was there). CUB writes these two
+    // scatters' whole tile into a TempStorage that WARP_TIME_SLICING sizes for one slice, an
+    // out-of-bounds shared write on a GPU, so they are refused with it.
     template <typename OutputT, typename OffsetT>
     void ScatterToStripedGuarded(const T (&input_items)[ITEMS_PER_THREAD], OutputT (&output_items)[ITEMS_PER_THREAD],
                                  OffsetT (&ranks)[ITEMS_PER_THREAD]) {
+        static_assert(!WARP_TIME_SLICING && sizeof(OffsetT) > 0, KPLAY_CUB_TIME_SLICED_SCATTER);
         scatter(input_items, output_items, ranks, &BlockExchange::striped, NonNegative<OffsetT>{ranks});
     }
     template <typename OutputT, typename OffsetT, typename ValidFlag>
     void ScatterToStripedFlagged(const T (&input_items)[ITEMS_PER_THREAD], OutputT (&output_items)[ITEMS_PER_THREAD],
                                  OffsetT (&ranks)[ITEMS_PER_THREAD], ValidFlag (&is_valid)[ITEMS_PER_THREAD]) {
+        static_assert(!WARP_TIME_SLICING && sizeof(OffsetT) > 0, KPLAY_CUB_TIME_SLICED_SCATTER);
         scatter(input_items, output_items, ranks, &BlockExchange::striped, Flagged<ValidFlag>{is_valid});
     }
 
