@@ -111,5 +111,25 @@ TEST(WriterMap, NoBufferNamedNoMapAndAnUnknownNameMapsNothing) {
     EXPECT_NE(report.warnings.front().find("in, out"), std::string::npos) << report.warnings.front();
 }
 
+// Asking who wrote an element no buffer holds is refused before the launch, with the buffers there are
+// or the indices the buffer has; the same question of a real element is answered.
+TEST(WhoWrote, AMisspelledBufferOrAnIndexPastTheEndIsRefusedWithTheChoices) {
+    RunRequest request = mapped_request(test::kernels_dir() / "grayscale/01_seed_1d.cu", "128x8", "");
+    request.who_wrote = {{"outt", 5}};
+    RunReport report = test::scratch_engine().run(request);
+    EXPECT_FALSE(report.ok());
+    EXPECT_EQ(report.error, "who wrote 'outt[5]': the task has no buffer named 'outt' (its buffers: in, out)");
+    request.who_wrote = {{"out", 99999999}};
+    report = test::scratch_engine().run(request);
+    EXPECT_FALSE(report.ok());
+    EXPECT_EQ(report.error, "who wrote 'out[99999999]': 'out' has 1024 elements at this size, out[0] to out[1023]");
+    request.who_wrote = {{"out", 1023}};
+    report = test::scratch_engine().run(request);
+    ASSERT_TRUE(report.ok()) << report.error;
+    ASSERT_EQ(report.writers.size(), 1u);
+    EXPECT_TRUE(report.writers[0].written);
+    EXPECT_EQ(report.writers[0].thread.x, 255);
+}
+
 }  // namespace
 }  // namespace kplay

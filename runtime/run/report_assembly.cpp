@@ -115,6 +115,7 @@ void record_main_size(RunReport& report, const SizeRun& run, const KernelSpec& s
         report.input_description = run.data->description;
         report.input_identity = run.data->identity;
         report.sizes = run.data->sizes;
+        report.values = run.data->values;  // the sizes, until a plan adds the launch's own names
     }
     if (run.plan) record_plan(report, *run.plan, run.occupancy, spec);
     if (run.unbound) {  // the launch it would have been, for the failure's report

@@ -57,7 +57,7 @@ std::optional<SizeRun> run_main_size(const SizeContext& context, RunReport& repo
     report.view.kind = task.presentation.output;
     if (const BufferSpec* primary = task.primary_output()) report.view.buffer = primary->name;
 
-    SizeSettings settings{request.inputs, runner_settings(request, true), true, {}};
+    SizeSettings settings{request.inputs, runner_settings(request, true), true, request.who_wrote, {}};
     bool sent_partial = false;
     if (request.progressive && context.services.partial) {
         settings.runner.cut_short = [&] { return context.services.cut_short(); };

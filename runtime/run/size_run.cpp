@@ -1,6 +1,7 @@
 // The steps of one size, each handing its value to the next.
 #include "run/size_run.hpp"
 
+#include "base/error.hpp"
 #include "device/constant_fill.hpp"
 #include "tasks/image_inputs.hpp"
 #include "tasks/task_check.hpp"
@@ -91,6 +92,28 @@ void launch_and_check(const SizeContext& context, const SizeSettings& settings, 
 
 }  // namespace
 
+namespace {
+
+// An element asked about (who wrote it) that no buffer holds: why, with the buffers there are.
+void refuse_missing_elements(const std::vector<ElementRef>& elements, const TaskData& data) {
+    for (const ElementRef& element : elements) {
+        const std::string asked = "who wrote '" + element.buffer + "[" + std::to_string(element.index) + "]': ";
+        std::string names;
+        const HostBuffer* found = nullptr;
+        for (const HostBuffer& buffer : data.buffers) {
+            if (buffer.constant) continue;
+            names += (names.empty() ? "" : ", ") + buffer.name;
+            if (buffer.name == element.buffer) found = &buffer;
+        }
+        if (!found) throw InputError(asked + "the task has no buffer named '" + element.buffer + "' (its buffers: " + names + ")");
+        if (element.index >= found->count)
+            throw InputError(asked + "'" + found->name + "' has " + std::to_string(found->count) + " elements at this size, " + found->name +
+                             "[0] to " + found->name + "[" + std::to_string(found->count - 1) + "]");
+    }
+}
+
+}  // namespace
+
 RunnerSettings runner_settings(const RunRequest& request, bool timed) {
     RunnerSettings settings;
     settings.timed = timed;
@@ -109,6 +132,7 @@ SizeRun run_size(const SizeContext& context, const SizeSettings& settings) {
         const Clock::time_point inputs_start = Clock::now();
         run.data = context.services.inputs.get(context.file.spec.task, settings.inputs, context.device.emulated(), context.request.bench_sizes);
         run.inputs_ms = ms_since(inputs_start);
+        refuse_missing_elements(settings.asked_about, *run.data);
 
         run.stage = Stage::launch;
         try {

@@ -55,6 +55,9 @@ struct SizeSettings {
     InputRequest inputs;
     RunnerSettings runner;   // timed (warm-ups and repeats after the checked launches) or not
     bool occupancy = false;  // prepare the first launch and ask its occupancy, before the reference
+    // The main size: the elements the run is asked who wrote (RunRequest::who_wrote), refused before the
+    // launch where no buffer of that name holds that index.
+    std::vector<ElementRef> asked_about;
     // Once the checked launches (read back at `read_back`) are checked, before any timed repeat.
     AfterChecked after_checked;
 };
