@@ -81,8 +81,9 @@ set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "JIT CUDA kernel playground
  driver with the grid and block you choose, checks the output against a CPU reference and tells you
  how fast it ran. Without a GPU, kernels run on an emulated CPU device.
  .
- Needs the CUDA Toolkit (NVRTC and its headers) at ${CUDAToolkit_LIBRARY_ROOT}; kernels run on a GPU
- with the NVIDIA driver, else on the emulated device (g++ or clang++).")
+ Needs the CUDA Toolkit 13 (NVRTC and its headers) at /usr/local/cuda, or its headers where
+ KPLAY_CUDA_INCLUDE points; kernels run on a GPU with the NVIDIA driver, else on the emulated device
+ (g++ or clang++).")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)

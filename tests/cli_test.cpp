@@ -34,6 +34,17 @@ TEST(Cli, HelpShowsExamplesAndExitCodes) {
     EXPECT_NE(result.output.find("Examples:"), std::string::npos);
     EXPECT_NE(result.output.find("Exit codes:"), std::string::npos);
     EXPECT_NE(run_cli("run --help", cache).output.find("--block"), std::string::npos);
+    // Every subcommand is listed, completion included, and --image is the input image it is (RGB for
+    // the grayscale task), not a "grayscale" one.
+    EXPECT_NE(result.output.find("completion                  Print the bash completion script"), std::string::npos) << result.output;
+    const std::string run_help = run_cli("run --help", cache).output;
+    EXPECT_NE(run_help.find("--image TEXT                Input image (PNG or JPEG)"), std::string::npos) << run_help;
+    EXPECT_EQ(run_help.find("Grayscale input image"), std::string::npos);
+    // A subcommand's help ends with its own examples, not every command's.
+    const std::string debug_help = run_cli("debug --help", cache).output;
+    EXPECT_NE(debug_help.find("  kplay-cli debug kernels_src/"), std::string::npos) << debug_help;
+    EXPECT_EQ(debug_help.find("kplay-cli bench"), std::string::npos) << debug_help;
+    EXPECT_NE(debug_help.find("Exit codes:"), std::string::npos);
 }
 
 TEST(Cli, UsageErrorsExitTwo) {

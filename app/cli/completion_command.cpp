@@ -92,7 +92,7 @@ complete -o bashdefault -o default -F _kplay_cli kplay-cli
 }  // namespace
 
 std::function<int()> add_completion_command(CLI::App& app) {
-    auto* command = app.add_subcommand("completion", "Print a shell completion script for kplay-cli")->group("");
+    auto* command = app.add_subcommand("completion", "Print the bash completion script for kplay-cli (kplay-cli completion bash)");
     auto shell = std::make_shared<std::string>();
     one_of(command->add_option("SHELL", *shell, "The shell")->required(), {"bash"});
     return [&app] {

@@ -328,7 +328,7 @@ void print_text(const RunReport& r) {
     }
     if (!r.ok()) {
         std::fflush(stdout);  // the report first, then the error, also when both go to one terminal or pipe
-        std::fprintf(stderr, "kplay-cli: %s failed: %s\n", stage_name(r.stage), r.error.c_str());
+        std::fprintf(stderr, "kplay-cli: %s failed: %s\n", stage_label(r.stage), r.error.c_str());
         if (!r.fault.hint.empty()) std::fprintf(stderr, "  hint: %s\n", r.fault.hint.c_str());
         if (!r.fault.sanitizer_command.empty()) std::fprintf(stderr, "  to find the line: %s\n", r.fault.sanitizer_command.c_str());
     }
@@ -381,7 +381,7 @@ std::function<int()> add_run_command(CLI::App& app) {
     auto o = std::make_shared<RunOptionsCli>();
     auto* command = app.add_subcommand("run", "Compile, launch, time and check a kernel");
     command->add_option("FILE", o->file, "Kernel file (.cu)")->required();
-    command->add_option("--image", o->image, "Grayscale input image (PNG or JPEG); default: the built-in image");
+    command->add_option("--image", o->image, "Input image (PNG or JPEG), RGB or grayscale as the task reads it; default: the built-in image");
     command->add_option("--size", o->size,
                         "The task's sizes: one value per size name (1000x999x1001), NAME=VALUE pairs (R=3,C=1000), or one value for "
                         "all; replaces the default and the test sizes");

@@ -74,7 +74,7 @@ void draw_inputs_panel(AppState& state) {
     bool apply = false;
     const TaskSpec* task = session.task();
     if (!task) {
-        wrapped_disabled("The inputs follow from the task, once the file's spec resolves.");
+        wrapped_disabled("The inputs follow from the task, once the file's task declaration reads without errors.");
     } else {
         ImGui::TextDisabled("task %s%s", task->name.c_str(), task->builtin ? " (built in)" : " (declared in the file)");
         if (task->has_image_input()) draw_image_box(state, apply);

@@ -40,7 +40,7 @@ void draw_status_bar(AppState& state) {
     } else if (last) {
         const int errors = last->compile.count(Severity::error);
         if (errors > 0) ImGui::TextColored(kRed, "%d compile error%s", errors, errors == 1 ? "" : "s");
-        else if (!last->ok()) ImGui::TextColored(kRed, "failed at %s", stage_name(last->stage));
+        else if (!last->ok()) ImGui::TextColored(kRed, "failed at %s", stage_label(last->stage));
         else if (last->check.passed) ImGui::TextColored(kGreen, "PASS");
         else ImGui::TextColored(kRed, "FAIL");
     }

@@ -12,7 +12,7 @@ std::optional<int> parse_window_options(int argc, char** argv, WindowOptions& op
         "kplay: a live-reload CUDA kernel playground. Edit the kernel file in your editor; every save runs it.", "kplay"};
     app.set_version_flag("--version", kplay::version_line("kplay"), "Print the version and the git commit, then exit");
     app.add_option("FILE", options.file, "Kernel file (.cu); default: the last one, or the seed grayscale kernel");
-    app.add_option("--image", options.image, "Grayscale input image (PNG/JPEG); default: the built-in image");
+    app.add_option("--image", options.image, "Input image (PNG or JPEG), RGB or grayscale as the task reads it; default: the built-in image");
     app.add_option("--size", options.size,
                    "The task's sizes: one value per size name (1000x999x1001), NAME=VALUE pairs, or one value for all");
     app.add_option("--timeout", options.timeout, "Stop a kernel after this many seconds")->check(CLI::PositiveNumber);

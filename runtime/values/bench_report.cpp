@@ -163,7 +163,7 @@ std::string format_bench_table(const BenchSummary& summary) {
     for (const BenchRow& row : summary.rows) {
         const RunReport& r = row.report;
         if (!r.ok()) {
-            std::snprintf(line, sizeof line, "%-*s FAILED at %s: %s\n", name_width, display_name(row).c_str(), stage_name(r.stage),
+            std::snprintf(line, sizeof line, "%-*s FAILED at %s: %s\n", name_width, display_name(row).c_str(), stage_label(r.stage),
                           first_line(r.error).c_str());
             out += line;
             continue;
@@ -257,7 +257,7 @@ BenchCell cell_of(const BenchColumn& column, const BenchRow* row) {
         cell.state = BenchCell::State::not_run;
     } else if (!row->report.ok()) {
         cell.state = BenchCell::State::failed;
-        cell.failure = "FAILED at " + std::string(stage_name(row->report.stage)) + ": " + first_line(row->report.error);
+        cell.failure = "FAILED at " + std::string(stage_label(row->report.stage)) + ": " + first_line(row->report.error);
     } else {
         cell.state = BenchCell::State::ran;
         cell.median_ms = row->report.kernel_ms.median;
@@ -275,7 +275,7 @@ std::string cell_text(const BenchColumn& column, const BenchRow* row) {
     if (cell.state == BenchCell::State::absent || cell.state == BenchCell::State::not_run)
         std::snprintf(text, sizeof text, "%-*s", kCellWidth, row ? "not run" : "-");
     else if (cell.state == BenchCell::State::failed)
-        std::snprintf(text, sizeof text, "%-*s", kCellWidth, ("FAILED at " + std::string(stage_name(row->report.stage))).c_str());
+        std::snprintf(text, sizeof text, "%-*s", kCellWidth, ("FAILED at " + std::string(stage_label(row->report.stage))).c_str());
     else
         std::snprintf(text, sizeof text, "%10.4f %14s %7s  %-5s", cell.median_ms, cell.throughput.c_str(), cell.percent.c_str(),
                       cell.passed ? "PASS" : "FAIL");
@@ -334,7 +334,7 @@ std::string format_bench_columns(const std::vector<BenchColumn>& columns, const 
             const BenchRow* row = row_with(columns[i], keys[k]);
             out += " | " + cell_text(columns[i], row);
             if (row && !row->report.ok() && !row->not_run)
-                failures += group_tag(columns, i) + " " + labels[k] + ": FAILED at " + stage_name(row->report.stage) + ": " +
+                failures += group_tag(columns, i) + " " + labels[k] + ": FAILED at " + stage_label(row->report.stage) + ": " +
                             first_line(row->report.error) + "\n";
         }
         // The last cell's padding is not part of the table.

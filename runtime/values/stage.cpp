@@ -1,4 +1,4 @@
-// Names of stages and phases, for JSON and the protocol.
+// Names of stages and phases, for JSON and the protocol, and the words a person reads for a stage.
 #include "values/stage.hpp"
 
 #include "base/enum_names.hpp"
@@ -23,6 +23,7 @@ constexpr EnumNames<Phase, 3> kPhases{{{Phase::compile, "compile"}, {Phase::cpu,
 
 const char* stage_name(Stage stage) { return enum_name(kStages, stage); }
 std::optional<Stage> parse_stage(std::string_view name) { return enum_value(kStages, name); }
+const char* stage_label(Stage stage) { return stage == Stage::spec ? "declaration" : stage_name(stage); }
 const char* phase_name(Phase phase) { return enum_name(kPhases, phase); }
 std::optional<Phase> parse_phase(std::string_view name) { return enum_value(kPhases, name); }
 

@@ -25,6 +25,9 @@ enum class Stage {
     worker,     // the worker process failed (crashed, hung, or sent a broken answer)
 };
 const char* stage_name(Stage stage);
+// The stage in a message ("declaration failed: ..."): its name, except the spec stage, which users know
+// as the file's task declaration.
+const char* stage_label(Stage stage);
 std::optional<Stage> parse_stage(std::string_view name);
 inline std::ostream& operator<<(std::ostream& out, Stage stage) { return out << stage_name(stage); }
 
