@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "emu/access_tracker.hpp"
+#include "values/race_report.hpp"
 
 namespace kplay {
 namespace {
@@ -366,4 +367,18 @@ TEST(AccessCounts, ALanesNthExecutionJoinsTheOtherLanesNth) {
 }
 
 }  // namespace
+// The advice fits the race: one line that every thread updates (a counter) is told to use an atomic,
+// a read and a write at two lines to put a barrier between.
+TEST(RaceAdvice, AnUpdateOnOneLineIsToldToBeAtomicAndTwoLinesAboutABarrier) {
+    Race race;
+    race.space = RaceSpace::global;
+    race.array = "counter";
+    race.first = {{0, 0, 0}, {0, 0, 0}, false, false, false, "count.cu", 7};
+    race.second = {{0, 0, 0}, {40, 0, 0}, true, false, false, "count.cu", 7};
+    EXPECT_NE(race_advice(race).find("make the update atomic (atomicAdd)"), std::string::npos) << race_advice(race);
+    race.second.line = 9;
+    EXPECT_EQ(race_advice(race).find("atomicAdd"), std::string::npos) << race_advice(race);
+    EXPECT_NE(race_advice(race).find("put a __syncthreads() between the write and the read"), std::string::npos);
+}
+
 }  // namespace kplay

@@ -145,7 +145,7 @@ TEST(Cli, RunOnTheEmulatedDeviceReportsFaultsAndPrintf) {
     const Result run = run_cli("run --device cpu --size 64x4 " + file.string(), dir);
     EXPECT_EQ(run.code, 5) << run.output;
     EXPECT_NE(run.output.find("[block (0,0,0) thread (0,0,0)] n is 256"), std::string::npos) << run.output;
-    EXPECT_NE(run.output.find("wrote 1 element past the end of 'out' (256 bytes) at grayscale/oob.cu:4"), std::string::npos)
+    EXPECT_NE(run.output.find("wrote 1 byte past the end of 'out' (256 bytes) at grayscale/oob.cu:4"), std::string::npos)
         << run.output;
 }
 

@@ -324,7 +324,7 @@ __global__ void k(float* out) {
     const auto result = harness.launch({&out}, {1, 1, 1}, {257, 1, 1}, 256 * sizeof(float));
     ASSERT_FALSE(result.ok);
     EXPECT_EQ(result.error_code, "CUDA_ERROR_ILLEGAL_ADDRESS");
-    EXPECT_EQ(result.error, "thread (256,0,0) of block (0,0,0) wrote 1 element past the end of 'dynamic shared memory' (1024 bytes) at emu/test.cu:4");
+    EXPECT_EQ(result.error, "thread (256,0,0) of block (0,0,0) wrote 1 byte past the end of 'dynamic shared memory' (1024 bytes) at emu/test.cu:4");
 }
 
 TEST(EmulatedDevice, SoftwareHalfRoundsLikeCuda) {
@@ -396,17 +396,17 @@ TEST(EmulatedDevice, OutOfBoundsWriteReadAndUnderflowNameThreadBufferAndLine) {
         one_statement_kernel("    if (i < n) out[i + 1] = in[3 * i];\n"),
         "oob_write");
     EXPECT_EQ(write.error_code, "CUDA_ERROR_ILLEGAL_ADDRESS");
-    EXPECT_EQ(write.error, "thread (127,0,0) of block (7,0,0) wrote 1 element past the end of 'out' (1024 bytes) at emu/oob_write.cu:4");
+    EXPECT_EQ(write.error, "thread (127,0,0) of block (7,0,0) wrote 1 byte past the end of 'out' (1024 bytes) at emu/oob_write.cu:4");
 
     RunReport read = run_grayscale_kernel(
         one_statement_kernel("    if (i < n) out[i] = in[3 * i + 3];\n"),
         "oob_read");
-    EXPECT_EQ(read.error, "thread (127,0,0) of block (7,0,0) read 1 element past the end of 'in' (3072 bytes) at emu/oob_read.cu:4");
+    EXPECT_EQ(read.error, "thread (127,0,0) of block (7,0,0) read 1 byte past the end of 'in' (3072 bytes) at emu/oob_read.cu:4");
 
     RunReport under = run_grayscale_kernel(
         one_statement_kernel("    if (i < n) out[i - 2] = in[3 * i];\n"),
         "underflow");
-    EXPECT_EQ(under.error, "thread (0,0,0) of block (0,0,0) wrote 2 elements before the start of 'out' (1024 bytes) at emu/underflow.cu:4");
+    EXPECT_EQ(under.error, "thread (0,0,0) of block (0,0,0) wrote 2 bytes before the start of 'out' (1024 bytes) at emu/underflow.cu:4");
 }
 
 // Every thread of every block faults, on four workers at once: one claims the account and the others wait

@@ -258,7 +258,7 @@ TEST(GuiWindow, EmulatedDeviceShowsPrintfAndBoundsFaultsWithTheirLine) {
     const json& last = state["last"];
     EXPECT_TRUE(state.value("emulating", false));
     EXPECT_EQ(last.value("error_code", ""), "CUDA_ERROR_ILLEGAL_ADDRESS");
-    EXPECT_NE(last.value("error", "").find("wrote 1 element past the end of 'out' (1024000 bytes) at grayscale/noisy.cu:5"),
+    EXPECT_NE(last.value("error", "").find("wrote 1 byte past the end of 'out' (1024000 bytes) at grayscale/noisy.cu:5"),
               std::string::npos)
         << last.value("error", "");
     EXPECT_EQ(last["emulation"].value("error_line", 0), 5);

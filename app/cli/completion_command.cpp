@@ -95,7 +95,7 @@ std::function<int()> add_completion_command(CLI::App& app) {
     auto* command = app.add_subcommand("completion", "Print the bash completion script for kplay-cli (kplay-cli completion bash)");
     auto shell = std::make_shared<std::string>();
     one_of(command->add_option("SHELL", *shell, "The shell")->required(), {"bash"});
-    return [&app] {
+    return [&app, shell] {  // the option writes into *shell when parsing: it must outlive this function
         std::fputs(bash_script(app).c_str(), stdout);
         return kSuccess;
     };

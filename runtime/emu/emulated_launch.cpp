@@ -268,9 +268,8 @@ void fill_constants(void* handle, const std::vector<ConstantFill>& constants) {
     // (glibc counts the CPUs, reading /sys, when it creates one past its limit), each worker's share
     // of the kernel's thread-local storage (its __shared__ arrays) and its preemption timer.
     mallopt(M_ARENA_MAX, std::min(workers, 64) + 1);
-    // glibc reads /proc/sys/vm/overcommit_memory the first time it would give a thread arena's memory
-    // back, which the sandbox forbids: a launch allocates as it goes (the tracker's tables, a kernel's
-    // forward-progress waits), so no arena is ever trimmed. The process is short-lived.
+    // glibc reads /proc/sys/vm/overcommit_memory when it first gives a thread arena's memory back, which
+    // the sandbox forbids: a launch allocates as it goes, so no arena is trimmed (the process is short-lived).
     mallopt(M_TRIM_THRESHOLD, INT_MAX);
     const LaunchGeometry geometry = request.geometry;
     const uint64_t blocks = static_cast<uint64_t>(geometry.grid.x) * geometry.grid.y * geometry.grid.z;

@@ -64,7 +64,9 @@ std::string describe_guard_hit(const BufferLabel& buffer, uintptr_t address) {
     if (address < buffer.mapping_begin || address >= buffer.mapping_end) return {};
     const size_t count = buffer.bytes / buffer.element_size;
     const std::string size_text = "'" + buffer.name + "' (" + std::to_string(count) + " " + buffer.element_name + (count == 1 ? "" : "s") + ")";
-    auto elements = [](long long n) { return std::to_string(n) + (n == 1 ? " element" : " elements"); };
+    // A region of bytes (dynamic shared memory) counts its distance in bytes, as its size is given.
+    const std::string unit = buffer.element_size == 1 && buffer.element_name == "byte" ? "byte" : "element";
+    auto elements = [&](long long n) { return std::to_string(n) + " " + unit + (n == 1 ? "" : "s"); };
     if (address >= buffer.data + buffer.bytes) {
         const long long past = static_cast<long long>((address - buffer.data) / buffer.element_size) - static_cast<long long>(count) + 1;
         return elements(past) + " past the end of " + size_text;

@@ -47,7 +47,8 @@ struct BufferLabel {
     uintptr_t mapping_begin = 0, mapping_end = 0;
 };
 
-// "1 element past the end of 'out' (1000 floats)"; empty when the address is not in this buffer's
+// "1 element past the end of 'out' (1000 floats)", "113 bytes past the end of 'dynamic shared memory'
+// (1024 bytes)"; empty when the address is not in this buffer's
 // guard pages.
 std::string describe_guard_hit(const BufferLabel& buffer, uintptr_t address);
 

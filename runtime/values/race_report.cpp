@@ -83,8 +83,13 @@ std::string race_advice(const Race& race) {
     if (race.first.write && race.second.write)
         return "Two threads write one element before a barrier orders them: the result depends on which writes last. Give each thread its "
                "own element, or use an atomic.";
-    return "One thread reads an element another thread writes, and no __syncthreads() between them says which comes first: put a "
-           "__syncthreads() between the write and the read (and between a read and the next write of the same element).";
+    const std::string order = "One thread reads an element another thread writes, and no __syncthreads() between them says which comes first: ";
+    // One line that reads and writes the element in both threads: an update many threads share (a
+    // counter, a running total) wants an atomic, where a barrier would leave every update racing.
+    if (race.first.line == race.second.line && race.first.file == race.second.file)
+        return order + "if every thread updates this one element (a counter, a running total), make the update atomic (atomicAdd); if "
+                       "the threads take turns over the elements (a tree reduction), put a __syncthreads() between the write and the read.";
+    return order + "put a __syncthreads() between the write and the read (and between a read and the next write of the same element).";
 }
 
 }  // namespace kplay
