@@ -182,6 +182,12 @@ TEST(Cli, ABadBindingIsAnInputErrorOnTheEmulatedDevice) {
         EXPECT_EQ(result.code, 3) << args << ": " << result.output;
         EXPECT_NE(result.output.find("launch failed:"), std::string::npos) << args << ": " << result.output;
     }
+    // A bad --arg stops the run before a launch is planned: no made-up grid or "0 threads" coverage.
+    const Result bad_arg = run_cli("run " + kernel("grayscale/01_seed_1d.cu") + " --device cpu --arg n=abc", dir);
+    EXPECT_EQ(bad_arg.code, 3) << bad_arg.output;
+    EXPECT_NE(bad_arg.output.find("launch failed: --arg n=abc"), std::string::npos) << bad_arg.output;
+    EXPECT_EQ(bad_arg.output.find("coverage"), std::string::npos) << bad_arg.output;
+    EXPECT_EQ(bad_arg.output.find("  launch     grid"), std::string::npos) << bad_arg.output;
 }
 
 TEST(Cli, BenchWithoutADeviceRunsOnTheEmulatedDevice) {

@@ -233,6 +233,8 @@ void print_setup(const RunReport& r) {
         std::printf("  sizes      %s\n", join(sizes).c_str());
     }
     if (!reached(r, Stage::launch)) return;
+    // A launch refused before it was planned (a bad --arg) has no grid or coverage to show.
+    if (r.stage == Stage::launch && !r.ok() && r.coverage.threads == 0) return;
     std::printf("  launch     grid %s%s, block %s, dynamic smem %s\n", r.launch.grid.text().c_str(), r.launch.auto_grid ? " (auto)" : "",
                 r.launch.block.text().c_str(), human_bytes(r.launch.dynamic_smem).c_str());
     for (const auto& then : r.following)
