@@ -90,10 +90,6 @@ void launch_and_check(const SizeContext& context, const SizeSettings& settings, 
     }
 }
 
-}  // namespace
-
-namespace {
-
 // An element asked about (who wrote it) that no buffer holds: why, with the buffers there are.
 void refuse_missing_elements(const std::vector<ElementRef>& elements, const TaskData& data) {
     for (const ElementRef& element : elements) {

@@ -213,8 +213,14 @@ inline float round_ties_away(double v) {
 inline float round_to_half_ties_away(double v) {
     const double magnitude = v < 0 ? -v : v;
     if (magnitude >= 65520.0) return float_of(v < 0 ? 0xff800000u : 0x7f800000u);
-    double ulp = 0x1p-24;  // below 2^-13: subnormal halves and the first binade
-    for (double top = 0x1p-13; top <= magnitude; top *= 2) ulp *= 2;  // 10 fraction bits above
+    unsigned long long bits;
+    __builtin_memcpy(&bits, &magnitude, sizeof bits);
+    const int exponent = static_cast<int>((bits >> 52) & 0x7ff) - 1023;  // of the double: magnitude in [2^e, 2^(e+1))
+    // A half keeps 10 fraction bits; below 2^-14 its steps stay 2^-24 (subnormals).
+    const int step = (exponent < -14 ? -14 : exponent) - 10;
+    const unsigned long long ulp_bits = static_cast<unsigned long long>(step + 1023) << 52;  // 2^step
+    double ulp;
+    __builtin_memcpy(&ulp, &ulp_bits, sizeof ulp);
     const double steps = static_cast<double>(static_cast<long long>(magnitude / ulp + 0.5));
     const float rounded = static_cast<float>(steps * ulp);
     return v < 0 ? -rounded : rounded;
